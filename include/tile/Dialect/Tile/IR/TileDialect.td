@@ -1,0 +1,55 @@
+//===- TileDialect.td - The tile dialect -------------------*- tablegen -*-===//
+//
+// The `tile` dialect: GPU kernels written as operations on whole tiles, with
+// the semantics of Triton's language.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_TD
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::mlir::tile";
+  let summary = "A tile language for GPU kernels, in the style of Triton";
+  let description = [{
+    The `tile` dialect describes one *program* of a GPU kernel, the way a
+    Triton kernel does: the same body runs once for every program id of a
+    launch grid, and it computes on *tiles*, statically shaped tensors whose
+    elements are spread over the threads of a block by the compiler, not by
+    the author.
+
+    Tiles are builtin ranked tensors of static shape (`tensor<1024xf32>`,
+    `tensor<4x256x!tile.ptr<f16>>`). Element types are `f32`, `f16`, `bf16`,
+    `i1`, `i32`, `i64` and `!tile.ptr<T>`. Elementwise arithmetic,
+    comparisons, selects and casts are `arith` and `math` operations on such
+    tensors (or on scalars); loops and branches are `scf` operations. The
+    `tile` dialect adds what those dialects lack: the kernel entry point,
+    program ids, pointers, tile construction (`range`, `splat`, `broadcast`,
+    `expand_dims`), memory access (`load`, `store`), reductions and `exp`.
+
+    Kernel arguments may carry the attribute `tile.divisibility = N` (a power
+    of two): the argument, a pointer or an integer, is a multiple of `N`
+    (bytes for a pointer). The compiler uses such hints to prove alignment.
+  }];
+
+  let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let hasRegionArgAttrVerify = 1;
+
+  let extraClassDeclaration = [{
+    /// Name of the argument attribute giving a divisibility hint.
+    static constexpr ::llvm::StringLiteral getDivisibilityAttrName() {
+      return ::llvm::StringLiteral("tile.divisibility");
+    }
+
+    void registerTypes();
+  }];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_TD

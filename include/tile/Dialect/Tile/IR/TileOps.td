@@ -1,0 +1,317 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+//
+// Every operation of the `tile` dialect. Elementwise arithmetic, comparisons,
+// selects and casts are not here: kernels use `arith` and `math` on tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_TD
+#define TILE_DIALECT_TILE_IR_TILEOPS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Kernel entry and return.
+//===----------------------------------------------------------------------===//
+
+def Tile_FuncOp : Tile_Op<"func", [
+    FunctionOpInterface, IsolatedFromAbove, SingleBlock
+  ]> {
+  let summary = "A kernel: the program that every id of the grid runs";
+  let description = [{
+    Defines a GPU kernel. The body is the program that runs once for each
+    program id of the launch grid (`tile.program_id`), like the body of a
+    `@triton.jit` function. A kernel returns nothing; it communicates through
+    the memory its pointer arguments address.
+
+    Arguments are scalars: pointers (`!tile.ptr<T>`), integers (`i1`, `i32`,
+    `i64`) and floats (`f16`, `bf16`, `f32`). A pointer or integer argument
+    may carry `tile.divisibility = N`, a power of two, to promise that its
+    value is a multiple of `N` (bytes, for a pointer).
+
+    ```mlir
+    tile.func @copy(%dst: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+                    %src: !tile.ptr<f32> {tile.divisibility = 16 : i64}) {
+      ...
+      tile.return
+    }
+    ```
+  }];
+
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    //===------------------------------------------------------------------===//
+    // FunctionOpInterface and CallableOpInterface methods
+    //===------------------------------------------------------------------===//
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [
+    Pure, HasParent<"FuncOp">, ReturnLike, Terminator
+  ]> {
+  let summary = "Ends a kernel's program";
+  let description = [{
+    Terminates the body of a `tile.func`. Kernels return no values.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Program ids.
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "The id of this program along an axis of the grid";
+  let description = [{
+    Triton's `tl.program_id(axis)`: the index, along `axis` (`x`, `y` or
+    `z`), of the program that is running, from 0 to `tile.num_programs` - 1.
+
+    ```mlir
+    %pid = tile.program_id x : i32
+    ```
+  }];
+  let arguments = (ins Tile_ProgramAxis:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "The number of programs along an axis of the grid";
+  let description = [{
+    Triton's `tl.num_programs(axis)`: the size of the launch grid along
+    `axis`. A persistent kernel steps its loop by this value.
+
+    ```mlir
+    %step = tile.num_programs x : i32
+    ```
+  }];
+  let arguments = (ins Tile_ProgramAxis:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Making tiles.
+//===----------------------------------------------------------------------===//
+
+def Tile_RangeOp : Tile_Op<"range", [Pure]> {
+  let summary = "The integers start, start + 1, ..., end - 1 as a tile";
+  let description = [{
+    Triton's `tl.arange(start, end)`: a rank-1 `i32` tile holding the
+    consecutive integers from `start` (included) to `end` (excluded). The
+    length `end - start` must be a power of two and equal the result's size.
+
+    ```mlir
+    %cols = tile.range 0, 1024 : tensor<1024xi32>
+    ```
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs Tile_TensorOf<[I32]>:$result);
+  let assemblyFormat = "$start `,` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "A tile with every element equal to a scalar";
+  let description = [{
+    Makes a tile whose every element is `src`. The result's element type is
+    the scalar's type. Splatting a constant folds to an `arith.constant`.
+
+    ```mlir
+    %ptrs = tile.splat %row : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_Element:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "Repeats a tile along its dimensions of size 1";
+  let description = [{
+    Numpy-style broadcast within the same rank: each dimension of the result
+    equals the source's, or the source's is 1 and is repeated. Use
+    `tile.expand_dims` first to add a dimension. Broadcasting to the same
+    shape folds away; a broadcast of a splat becomes a splat.
+
+    ```mlir
+    %b = tile.broadcast %row : tensor<1x1024xf32> -> tensor<4x1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "Inserts a dimension of size 1";
+  let description = [{
+    Triton's `tl.expand_dims(x, axis)`: the result has the source's shape
+    with a dimension of size 1 inserted before dimension `axis` (or at the
+    end, when `axis` equals the source's rank).
+
+    ```mlir
+    %col = tile.expand_dims %offs axis 1 : tensor<4xi32> -> tensor<4x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat =
+      "$src `axis` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory.
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [
+    Pure, AllTypesMatch<["ptr", "result"]>
+  ]> {
+  let summary = "Offsets pointers by a number of elements";
+  let description = [{
+    Pointer arithmetic, elementwise: `ptr + offset`, where `offset` counts
+    elements of the pointee type. Either both operands are scalars, or both
+    are tiles of the same shape (splat a scalar first). Adding zero folds
+    away.
+
+    ```mlir
+    %row = tile.addptr %base, %start : !tile.ptr<f32>, i32
+    %ptrs = tile.addptr %rows, %cols
+        : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_OffsetLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat =
+      "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
+  let summary = "Loads from global memory, optionally under a mask";
+  let description = [{
+    Triton's `tl.load(ptr, mask, other)`: reads the element addressed by
+    each pointer of `ptr` (a scalar pointer or a tile of them). Where `mask`
+    (`i1`, of the pointers' shape) is false nothing is read, and the result
+    holds `other` there, or an undefined value when `other` is absent.
+    `other` needs a mask. The types of `mask`, `other` and the result follow
+    from the pointers' type, which is the only one written.
+
+    ```mlir
+    %x = tile.load %ptrs, %mask, %neg_inf : tensor<1024x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_PtrLike, "", [MemRead]>:$ptr,
+                       Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_ValueLike>:$other);
+  let results = (outs Tile_ValueLike:$result);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, CArg<"::mlir::Value", "{}">:$mask,
+                   CArg<"::mlir::Value", "{}">:$other)>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store"> {
+  let summary = "Stores to global memory, optionally under a mask";
+  let description = [{
+    Triton's `tl.store(ptr, value, mask)`: writes each element of `value` to
+    the address held by the matching pointer of `ptr`, except where `mask`
+    (`i1`, of the pointers' shape) is false. The types of `value` and `mask`
+    follow from the pointers' type, which is the only one written.
+
+    ```mlir
+    tile.store %ptrs, %y, %mask : tensor<1024x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_PtrLike, "", [MemWrite]>:$ptr,
+                       Tile_ValueLike:$value,
+                       Optional<Tile_BoolLike>:$mask);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Computation.
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "Reduces a tile along one axis with max or sum";
+  let description = [{
+    Triton's `tl.max(x, axis)` and `tl.sum(x, axis)`. The result has the
+    source's shape without dimension `axis`; reducing a rank-1 tile gives a
+    scalar.
+
+    `max` propagates NaN (like `arith.maximumf`): a NaN anywhere in a slice
+    makes its maximum NaN. `sum` of floats adds in an unspecified order.
+    Integer `max` is signed.
+
+    ```mlir
+    %m = tile.reduce max %x axis 0 : tensor<1024xf32> -> f32
+    %s = tile.reduce sum %t axis 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Reducible:$src,
+                       I32Attr:$axis);
+  let results = (outs AnyTypeOf<[Tile_Float, I32, I64,
+                                 Tile_TensorOf<[Tile_Float, I32, I64]>]>:$result);
+  let assemblyFormat = [{
+    $kind $src `axis` $axis attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ExpOp : Tile_Op<"exp", [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise e to the power x";
+  let description = [{
+    Triton's `tl.exp`: `e^x` for each element (or for a scalar). On the GPU
+    it is computed in f32 as `2^(x * log2(e))` with the hardware's
+    approximate `ex2`; `f16` and `bf16` inputs are computed in f32.
+
+    ```mlir
+    %e = tile.exp %x : tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_FloatLike:$x);
+  let results = (outs Tile_FloatLike:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

@@ -1,0 +1,72 @@
+//===- TileTypes.td - Types and type constraints of tile ---*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILETYPES_TD
+#define TILE_DIALECT_TILE_IR_TILETYPES_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypes.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
+  let summary = "Pointer into global memory";
+  let description = [{
+    A pointer to an element of type `pointeeType` in GPU global memory, as
+    Triton's `tl.pointer_type`. Pointers are used as scalars (kernel
+    arguments, the base of a row) and as tile elements (one address per
+    element of a tile). `tile.addptr` offsets them in units of elements.
+
+    Supported pointee types: `f16`, `bf16`, `f32`, `i32` and `i64`.
+
+    ```mlir
+    !tile.ptr<f32>
+    tensor<1024x!tile.ptr<f16>>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$pointeeType);
+  let assemblyFormat = "`<` $pointeeType `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::mlir::Type":$pointeeType), [{
+      return $_get(pointeeType.getContext(), pointeeType);
+    }]>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints.
+//===----------------------------------------------------------------------===//
+
+def Tile_Float : AnyTypeOf<[F16, BF16, F32], "f16, bf16 or f32">;
+def Tile_Int : AnyTypeOf<[I1, I32, I64], "i1, i32 or i64">;
+def Tile_Offset : AnyTypeOf<[I32, I64], "i32 or i64">;
+def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
+                    "pointer", "::mlir::tile::PointerType">;
+def Tile_Element : AnyTypeOf<[Tile_Float, Tile_Int, Tile_Ptr],
+                             "tile element type">;
+
+class Tile_TensorOf<list<Type> elements>
+    : StaticShapeTensorOf<elements>;
+
+def Tile_Tensor : Tile_TensorOf<[Tile_Element]>;
+
+// A scalar or a tile of the given element types.
+class Tile_Like<list<Type> elements, string desc>
+    : AnyTypeOf<!listconcat(elements, [Tile_TensorOf<elements>]), desc>;
+
+def Tile_FloatLike : Tile_Like<[Tile_Float],
+    "f16, bf16 or f32, or a tile of them">;
+def Tile_PtrLike : Tile_Like<[Tile_Ptr], "pointer or a tile of pointers">;
+def Tile_OffsetLike : Tile_Like<[Tile_Offset],
+    "i32 or i64, or a tile of them">;
+def Tile_BoolLike : Tile_Like<[I1], "i1 or a tile of i1">;
+def Tile_ValueLike : Tile_Like<[Tile_Element],
+    "scalar or tile of a tile element type">;
+def Tile_Reducible : Tile_TensorOf<[Tile_Float, I32, I64]>;
+
+#endif // TILE_DIALECT_TILE_IR_TILETYPES_TD

@@ -1,0 +1,59 @@
+//===- Specialize.h - Specialization parameters of kernels ------*- C++ -*-===//
+//
+// A kernel file names its specialization parameters (tile sizes and the like)
+// with a default, and uses them where a number is needed:
+//
+//   // tile.param BLOCK_SIZE = 1024
+//   ...
+//   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
+//
+// Before the file is parsed, every `${NAME}` outside comments and string
+// literals is replaced by the parameter's value: its default, or the value
+// given with `-D NAME=VALUE`. This is the counterpart of Triton's
+// `tl.constexpr` arguments, which specialize a kernel for each value.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_SPECIALIZE_SPECIALIZE_H
+#define TILE_SPECIALIZE_SPECIALIZE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir::tile {
+
+/// A specialization parameter declared by a kernel file.
+struct SpecializationParam {
+  std::string name;
+  int64_t value;
+};
+
+/// Returns the parameters `source` declares, with their values after applying
+/// `defines` (each `NAME=VALUE`), in declaration order, and the specialized
+/// text in `specialized`. On bad input (a malformed declaration, an unknown
+/// or malformed definition, a use of an undeclared parameter) prints a
+/// diagnostic with the file, line and column to `errs` and returns false.
+bool specialize(const llvm::MemoryBuffer &source,
+                llvm::ArrayRef<std::string> defines, std::string &specialized,
+                std::vector<SpecializationParam> &params,
+                llvm::raw_ostream &errs);
+
+/// Convenience wrapper: returns a buffer holding the specialized text under
+/// the source's name, or null after printing a diagnostic to `errs`.
+std::unique_ptr<llvm::MemoryBuffer>
+specialize(std::unique_ptr<llvm::MemoryBuffer> source,
+           llvm::ArrayRef<std::string> defines, llvm::raw_ostream &errs);
+
+} // namespace mlir::tile
+
+#endif // TILE_SPECIALIZE_SPECIALIZE_H

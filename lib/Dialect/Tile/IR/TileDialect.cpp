@@ -1,0 +1,60 @@
+//===- TileDialect.cpp - The tile dialect ---------------------------------===//
+//
+// Registration of the dialect's types, attributes and operations, constant
+// materialization, and the verifier of kernel argument attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
+
+void TileDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getDivisibilityAttrName())
+    return op->emitOpError() << "argument " << argIndex
+                             << " has unknown attribute '" << attr.getName()
+                             << "'; the tile dialect knows '"
+                             << getDivisibilityAttrName() << "'";
+
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getValue().getSignificantBits() > 64 ||
+      value.getInt() <= 0 || !llvm::isPowerOf2_64(value.getInt()))
+    return op->emitOpError()
+           << "'" << getDivisibilityAttrName() << "' of argument " << argIndex
+           << " must be a positive power of two, got " << attr.getValue();
+
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty())
+    return success();
+  Type type = region.getArgument(argIndex).getType();
+  if (!isa<PointerType, IntegerType>(type))
+    return op->emitOpError()
+           << "'" << getDivisibilityAttrName() << "' of argument " << argIndex
+           << " applies to pointers and integers, not " << type;
+  return success();
+}

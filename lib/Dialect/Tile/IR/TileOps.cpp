@@ -1,0 +1,443 @@
+//===- TileOps.cpp - Operations of the tile dialect -----------------------===//
+//
+// Verifiers, custom assembly, folders and canonicalization patterns of the
+// operations declared in TileOps.td. Verifier messages speak the kernel
+// author's terms: shapes, masks, axes and pointee types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// True for the element types a tile may hold.
+static bool isTileElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isInteger(1) ||
+         type.isInteger(32) || type.isInteger(64) || isa<PointerType>(type);
+}
+
+//===----------------------------------------------------------------------===//
+// FuncOp
+//===----------------------------------------------------------------------===//
+
+void FuncOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                   FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addRegion();
+}
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult FuncOp::verify() {
+  if (getBody().empty())
+    return emitOpError("kernel '")
+           << getSymName() << "' has no body; declarations are not supported";
+  if (getNumResults() != 0)
+    return emitOpError("kernel '")
+           << getSymName() << "' returns " << getNumResults()
+           << " values; kernels return nothing and write through pointers";
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    bool scalar = type.isF16() || type.isBF16() || type.isF32() ||
+                  type.isInteger(1) || type.isInteger(32) ||
+                  type.isInteger(64) || isa<PointerType>(type);
+    if (!scalar)
+      return emitOpError("argument ")
+             << index << " has type " << type
+             << "; kernel arguments are pointers, integers (i1, i32, i64) or "
+                "floats (f16, bf16, f32)";
+  }
+  return success();
+}
+
+LogicalResult FuncOp::verifyRegions() {
+  // Every tile in the kernel, whichever dialect made it, must be a ranked
+  // tensor of static shape and of an element type the compiler handles.
+  auto checkType = [](Operation *op, Type type) -> LogicalResult {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped)
+      return success();
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return op->emitOpError("uses ")
+             << type << "; tiles must be ranked tensors of static shape";
+    if (!isTileElementType(tensor.getElementType()))
+      return op->emitOpError("uses ")
+             << type << "; tile elements are f16, bf16, f32, i1, i32, i64 or "
+                        "pointers";
+    return success();
+  };
+  WalkResult result = getBody().walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(checkType(op, type)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (BlockArgument arg : region.getArguments())
+        if (failed(checkType(op, arg.getType())))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// RangeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  if (end <= start)
+    return emitOpError("range end (")
+           << end << ") must be greater than its start (" << start << ")";
+  int64_t length = end - start;
+  if (!llvm::isPowerOf2_64(length))
+    return emitOpError("range length ")
+           << length << " (end - start) must be a power of two";
+  auto type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be a rank-1 tile, got ") << type;
+  if (type.getDimSize(0) != length)
+    return emitOpError("result has ")
+           << type.getDimSize(0) << " elements but the range " << start
+           << " to " << end << " has " << length;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SplatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  if (getType().getElementType() != getSrc().getType())
+    return emitOpError("result element type ")
+           << getType().getElementType() << " differs from the splatted "
+           << "value's type " << getSrc().getType();
+  return success();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  auto value = dyn_cast_if_present<TypedAttr>(adaptor.getSrc());
+  if (!value || !isa<IntegerAttr, FloatAttr>(value))
+    return {};
+  return DenseElementsAttr::get(getType(), value);
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType srcType = getSrc().getType(), resultType = getType();
+  if (srcType.getElementType() != resultType.getElementType())
+    return emitOpError("cannot change the element type (")
+           << srcType.getElementType() << " to "
+           << resultType.getElementType() << ")";
+  if (srcType.getRank() != resultType.getRank())
+    return emitOpError("cannot change the rank (")
+           << srcType.getRank() << " to " << resultType.getRank()
+           << "); use tile.expand_dims to add dimensions of size 1 first";
+  for (int64_t dim = 0; dim < srcType.getRank(); ++dim) {
+    int64_t from = srcType.getDimSize(dim), to = resultType.getDimSize(dim);
+    if (from != to && from != 1)
+      return emitOpError("dimension ")
+             << dim << " of size " << from << " cannot be broadcast to " << to
+             << "; only dimensions of size 1 are repeated";
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getSrc()))
+    return splat.resizeSplat(getType());
+  return {};
+}
+
+namespace {
+/// broadcast(splat(x)) -> splat(x)
+struct BroadcastOfSplat : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto splat = op.getSrc().getDefiningOp<SplatOp>();
+    if (!splat)
+      return failure();
+    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
+    return success();
+  }
+};
+
+/// broadcast(broadcast(x)) -> broadcast(x)
+struct BroadcastOfBroadcast : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getSrc().getDefiningOp<BroadcastOp>();
+    if (!inner)
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getSrcMutable().assign(inner.getSrc()); });
+    return success();
+  }
+};
+} // namespace
+
+void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<BroadcastOfSplat, BroadcastOfBroadcast>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ExpandDimsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExpandDimsOp::verify() {
+  RankedTensorType srcType = getSrc().getType(), resultType = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > srcType.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range for a rank-" << srcType.getRank()
+           << " tile; expected 0 to " << srcType.getRank();
+  SmallVector<int64_t> expected(srcType.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  auto expectedType = srcType.clone(expected);
+  if (resultType != expectedType)
+    return emitOpError("result type ")
+           << resultType << " does not match the expected " << expectedType;
+  return success();
+}
+
+namespace {
+/// expand_dims(splat(x)) -> splat(x)
+struct ExpandDimsOfSplat : OpRewritePattern<ExpandDimsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ExpandDimsOp op,
+                                PatternRewriter &rewriter) const override {
+    auto splat = op.getSrc().getDefiningOp<SplatOp>();
+    if (!splat)
+      return failure();
+    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
+    return success();
+  }
+};
+} // namespace
+
+void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                               MLIRContext *context) {
+  results.add<ExpandDimsOfSplat>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// AddPtrOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddPtrOp::verify() {
+  Type ptrType = getPtr().getType(), offsetType = getOffset().getType();
+  auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
+  auto offsetTensor = dyn_cast<RankedTensorType>(offsetType);
+  if (!ptrTensor && offsetTensor)
+    return emitOpError("cannot offset the scalar pointer ")
+           << ptrType << " by the tile " << offsetType
+           << "; splat the pointer to the offsets' shape first";
+  if (ptrTensor && !offsetTensor)
+    return emitOpError("cannot offset the tile of pointers ")
+           << ptrType << " by the scalar " << offsetType
+           << "; splat the offset to the pointers' shape first";
+  if (ptrTensor && ptrTensor.getShape() != offsetTensor.getShape())
+    return emitOpError("offsets ")
+           << offsetType << " do not have the shape of the pointers "
+           << ptrType;
+  return success();
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor) {
+  if (matchPattern(getOffset(), m_Zero()))
+    return getPtr();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp
+//===----------------------------------------------------------------------===//
+
+void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr,
+                   Value mask, Value other) {
+  build(builder, state, getPointeeShape(ptr.getType()), ptr, mask, other);
+}
+
+/// Parses `$ptr (, $mask (, $other)?)? attr-dict : type($ptr)`, deriving the
+/// types of the other operands and of the value from the pointers' type.
+/// `valueType` receives the pointee-shaped type.
+static ParseResult
+parseMemoryAccess(OpAsmParser &parser, OperationState &result,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                  Type &ptrType, Type &valueType) {
+  OpAsmParser::UnresolvedOperand operand;
+  if (parser.parseOperand(operand))
+    return failure();
+  operands.push_back(operand);
+  while (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseOperand(operand))
+      return failure();
+    operands.push_back(operand);
+  }
+  llvm::SMLoc typeLoc;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.getCurrentLocation(&typeLoc) || parser.parseType(ptrType))
+    return failure();
+  valueType = getPointeeShape(ptrType);
+  if (!valueType)
+    return parser.emitError(typeLoc,
+                            "expected a pointer or a tile of pointers, got ")
+           << ptrType;
+  return success();
+}
+
+ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
+  Type ptrType, valueType;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parseMemoryAccess(parser, result, operands, ptrType, valueType))
+    return failure();
+  if (operands.size() > 3)
+    return parser.emitError(loc, "expected at most 3 operands: pointers, "
+                                 "mask and other value");
+  Type maskType = getSameShape(ptrType, parser.getBuilder().getI1Type());
+  SmallVector<Type, 3> types = {ptrType, maskType, valueType};
+  types.resize(operands.size());
+  if (parser.resolveOperands(operands, types, loc, result.operands))
+    return failure();
+  result.getOrAddProperties<Properties>().operandSegmentSizes = {
+      1, operands.size() > 1 ? 1 : 0, operands.size() > 2 ? 1 : 0};
+  result.addTypes(valueType);
+  return success();
+}
+
+void LoadOp::print(OpAsmPrinter &p) {
+  p << ' ' << getPtr();
+  if (getMask())
+    p << ", " << getMask();
+  if (getOther())
+    p << ", " << getOther();
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          /*elidedAttrs=*/{"operandSegmentSizes"});
+  p << " : " << getPtr().getType();
+}
+
+/// Checks a mask against the pointers it guards.
+static LogicalResult verifyMask(Operation *op, Value ptr, Value mask) {
+  if (!mask)
+    return success();
+  Type expected =
+      getSameShape(ptr.getType(), IntegerType::get(op->getContext(), 1));
+  if (mask.getType() != expected)
+    return op->emitOpError("mask must be i1 of the pointers' shape, ")
+           << expected << ", got " << mask.getType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  Type expected = getPointeeShape(getPtr().getType());
+  if (getType() != expected)
+    return emitOpError("result type ")
+           << getType() << " does not match the pointee type of "
+           << getPtr().getType() << "; expected " << expected;
+  if (failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  if (getOther() && !getMask())
+    return emitOpError("an 'other' value needs a mask");
+  if (getOther() && getOther().getType() != expected)
+    return emitOpError("'other' must have the type of the loaded value, ")
+           << expected << ", got " << getOther().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StoreOp
+//===----------------------------------------------------------------------===//
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
+  Type ptrType, valueType;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parseMemoryAccess(parser, result, operands, ptrType, valueType))
+    return failure();
+  if (operands.size() < 2 || operands.size() > 3)
+    return parser.emitError(loc, "expected 2 or 3 operands: pointers, value "
+                                 "and an optional mask");
+  Type maskType = getSameShape(ptrType, parser.getBuilder().getI1Type());
+  SmallVector<Type, 3> types = {ptrType, valueType, maskType};
+  types.resize(operands.size());
+  return parser.resolveOperands(operands, types, loc, result.operands);
+}
+
+void StoreOp::print(OpAsmPrinter &p) {
+  p << ' ' << getPtr() << ", " << getValue();
+  if (getMask())
+    p << ", " << getMask();
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : " << getPtr().getType();
+}
+
+LogicalResult StoreOp::verify() {
+  Type expected = getPointeeShape(getPtr().getType());
+  if (getValue().getType() != expected)
+    return emitOpError("cannot store a value of type ")
+           << getValue().getType() << " through " << getPtr().getType()
+           << "; expected " << expected;
+  return verifyMask(*this, getPtr(), getMask());
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType srcType = getSrc().getType();
+  int64_t axis = getAxis(), rank = srcType.getRank();
+  if (axis < 0 || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for a rank-"
+                                << rank << " tile; expected 0 to " << rank - 1;
+  Type expected = srcType.getElementType();
+  if (rank > 1) {
+    SmallVector<int64_t> shape(srcType.getShape());
+    shape.erase(shape.begin() + axis);
+    expected = srcType.clone(shape);
+  }
+  if (getType() != expected)
+    return emitOpError("result type ")
+           << getType() << " does not match the expected " << expected
+           << " (the source's shape without dimension " << axis << ")";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

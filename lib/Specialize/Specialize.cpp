@@ -1,0 +1,194 @@
+//===- Specialize.cpp - Specialization parameters of kernels --------------===//
+//
+// Declarations are comment lines of the form `// tile.param NAME = INTEGER`;
+// uses are `${NAME}`. See Specialize.h and docs/specialization.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Specialize/Specialize.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlir::tile;
+
+namespace {
+/// Reports diagnostics located in the kernel's text.
+class Reporter {
+public:
+  Reporter(const MemoryBuffer &source, raw_ostream &errs) : errs(errs) {
+    sourceMgr.AddNewSourceBuffer(
+        MemoryBuffer::getMemBuffer(source.getBuffer(),
+                                   source.getBufferIdentifier(),
+                                   /*RequiresNullTerminator=*/false),
+        SMLoc());
+  }
+
+  bool error(const char *loc, const Twine &message) {
+    sourceMgr.PrintMessage(errs, SMLoc::getFromPointer(loc),
+                           SourceMgr::DK_Error, message);
+    return false;
+  }
+
+private:
+  SourceMgr sourceMgr;
+  raw_ostream &errs;
+};
+} // namespace
+
+static bool isIdentifier(StringRef name) {
+  if (name.empty() || !(isAlpha(name.front()) || name.front() == '_'))
+    return false;
+  return all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+static std::string listNames(ArrayRef<SpecializationParam> params) {
+  if (params.empty())
+    return "it declares none";
+  std::string names = "it declares ";
+  interleave(
+      params, [&](const SpecializationParam &p) { names += p.name; },
+      [&] { names += ", "; });
+  return names;
+}
+
+/// Parses the declarations: lines whose first token is `// tile.param`.
+static bool parseDeclarations(StringRef text, Reporter &reporter,
+                              std::vector<SpecializationParam> &params) {
+  static constexpr StringLiteral keyword = "tile.param";
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    text = rest;
+    StringRef body = line.ltrim();
+    if (!body.consume_front("//"))
+      continue;
+    body = body.ltrim();
+    if (!body.starts_with(keyword))
+      continue;
+    StringRef decl = body.drop_front(keyword.size());
+    if (!decl.empty() && !isSpace(decl.front()))
+      continue; // Some other word that starts with "tile.param".
+    auto [lhs, rhs] = decl.split('=');
+    StringRef name = lhs.trim(), value = rhs.trim();
+    int64_t number;
+    if (!decl.contains('=') || !isIdentifier(name) ||
+        value.getAsInteger(10, number))
+      return reporter.error(body.data(),
+                            "malformed parameter declaration; expected "
+                            "'// tile.param NAME = INTEGER'");
+    if (any_of(params, [&](auto &p) { return p.name == name; }))
+      return reporter.error(name.data(),
+                            "parameter '" + name + "' is declared twice");
+    params.push_back({name.str(), number});
+  }
+  return true;
+}
+
+/// Applies `-D NAME=VALUE` definitions to the declared parameters.
+static bool applyDefines(ArrayRef<std::string> defines,
+                         std::vector<SpecializationParam> &params,
+                         raw_ostream &errs) {
+  SmallVector<StringRef> seen;
+  for (StringRef define : defines) {
+    auto [name, value] = define.split('=');
+    name = name.trim();
+    value = value.trim();
+    int64_t number;
+    if (!define.contains('=') || !isIdentifier(name)) {
+      errs << "error: -D expects NAME=VALUE, got '" << define << "'\n";
+      return false;
+    }
+    if (value.getAsInteger(10, number)) {
+      errs << "error: -D " << name << ": '" << value
+           << "' is not an integer\n";
+      return false;
+    }
+    if (is_contained(seen, name)) {
+      errs << "error: -D " << name << " is given twice\n";
+      return false;
+    }
+    seen.push_back(name);
+    auto param = find_if(params, [&](auto &p) { return p.name == name; });
+    if (param == params.end()) {
+      errs << "error: -D " << name << ": the kernel has no parameter '"
+           << name << "' (" << listNames(params) << ")\n";
+      return false;
+    }
+    param->value = number;
+  }
+  return true;
+}
+
+/// Replaces every `${NAME}` outside comments and string literals.
+static bool substitute(StringRef text, Reporter &reporter,
+                       ArrayRef<SpecializationParam> params,
+                       std::string &out) {
+  out.reserve(text.size());
+  bool inString = false, inComment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      inString = inComment = false;
+    } else if (inComment) {
+      // Copied as is.
+    } else if (inString) {
+      if (c == '\\' && i + 1 < text.size()) {
+        out += c;
+        c = text[++i];
+      } else if (c == '"') {
+        inString = false;
+      }
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '/' && text.substr(i).starts_with("//")) {
+      inComment = true;
+    } else if (c == '$' && text.substr(i).starts_with("${")) {
+      size_t close = text.find_first_of("}\n", i);
+      if (close == StringRef::npos || text[close] != '}')
+        return reporter.error(text.data() + i,
+                              "unterminated '${'; expected '${NAME}'");
+      StringRef name = text.slice(i + 2, close).trim();
+      auto param = find_if(params, [&](auto &p) { return p.name == name; });
+      if (param == params.end())
+        return reporter.error(text.data() + i,
+                              "unknown specialization parameter '" + name +
+                                  "' (" + listNames(params) +
+                                  "; declare it with '// tile.param " + name +
+                                  " = DEFAULT')");
+      out += std::to_string(param->value);
+      i = close;
+      continue;
+    }
+    out += c;
+  }
+  return true;
+}
+
+bool mlir::tile::specialize(const MemoryBuffer &source,
+                            ArrayRef<std::string> defines,
+                            std::string &specialized,
+                            std::vector<SpecializationParam> &params,
+                            raw_ostream &errs) {
+  Reporter reporter(source, errs);
+  StringRef text = source.getBuffer();
+  params.clear();
+  specialized.clear();
+  return parseDeclarations(text, reporter, params) &&
+         applyDefines(defines, params, errs) &&
+         substitute(text, reporter, params, specialized);
+}
+
+std::unique_ptr<MemoryBuffer>
+mlir::tile::specialize(std::unique_ptr<MemoryBuffer> source,
+                       ArrayRef<std::string> defines, raw_ostream &errs) {
+  std::string text;
+  std::vector<SpecializationParam> params;
+  if (!specialize(*source, defines, text, params, errs))
+    return nullptr;
+  if (text == source->getBuffer())
+    return source;
+  return MemoryBuffer::getMemBufferCopy(text, source->getBufferIdentifier());
+}
