@@ -147,10 +147,13 @@ static bool substitute(StringRef text, Reporter &reporter,
       inComment = true;
     } else if (c == '$' && text.substr(i).starts_with("${")) {
       size_t close = text.find_first_of("}\n", i);
-      if (close == StringRef::npos || text[close] != '}')
+      StringRef name = close == StringRef::npos
+                           ? StringRef()
+                           : text.slice(i + 2, close).trim();
+      if (close == StringRef::npos || text[close] != '}' ||
+          !isIdentifier(name))
         return reporter.error(text.data() + i,
-                              "unterminated '${'; expected '${NAME}'");
-      StringRef name = text.slice(i + 2, close).trim();
+                              "malformed parameter use; expected '${NAME}'");
       auto param = find_if(params, [&](auto &p) { return p.name == name; });
       if (param == params.end())
         return reporter.error(text.data() + i,

@@ -37,7 +37,7 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() != getDivisibilityAttrName())
     return op->emitOpError() << "argument " << argIndex
-                             << " has unknown attribute '" << attr.getName()
+                             << " has unknown attribute '" << attr.getName().getValue()
                              << "'; the tile dialect knows '"
                              << getDivisibilityAttrName() << "'";
 

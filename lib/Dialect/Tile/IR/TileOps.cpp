@@ -112,7 +112,9 @@ LogicalResult FuncOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult RangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  // I32Attr getters return the bits unsigned; the values are signed.
+  int64_t start = static_cast<int32_t>(getStart());
+  int64_t end = static_cast<int32_t>(getEnd());
   if (end <= start)
     return emitOpError("range end (")
            << end << ") must be greater than its start (" << start << ")";
@@ -221,7 +223,7 @@ void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 LogicalResult ExpandDimsOp::verify() {
   RankedTensorType srcType = getSrc().getType(), resultType = getType();
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis());
   if (axis < 0 || axis > srcType.getRank())
     return emitOpError("axis ")
            << axis << " is out of range for a rank-" << srcType.getRank()
@@ -422,7 +424,7 @@ LogicalResult StoreOp::verify() {
 
 LogicalResult ReduceOp::verify() {
   RankedTensorType srcType = getSrc().getType();
-  int64_t axis = getAxis(), rank = srcType.getRank();
+  int64_t axis = static_cast<int32_t>(getAxis()), rank = srcType.getRank();
   if (axis < 0 || axis >= rank)
     return emitOpError("axis ") << axis << " is out of range for a rank-"
                                 << rank << " tile; expected 0 to " << rank - 1;

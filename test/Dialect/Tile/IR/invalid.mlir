@@ -1,0 +1,480 @@
+// Every verifier and parser message of the tile dialect, one case per split.
+// RUN: tile-opt %s --split-input-file --verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// Types and argument attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{pointee type 'f64' is not supported; expected f16, bf16, f32, i32 or i64}}
+tile.func @bad_pointee(%p: !tile.ptr<f64>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{pointee type 'i1' is not supported}}
+tile.func @bool_pointee(%p: !tile.ptr<i1>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{argument 0 has unknown attribute 'tile.align'; the tile dialect knows 'tile.divisibility'}}
+tile.func @unknown_hint(%p: !tile.ptr<f32> {tile.align = 16 : i64}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.divisibility' of argument 1 must be a positive power of two, got 12 : i64}}
+tile.func @hint_not_pow2(%p: !tile.ptr<f32>, %n: i32 {tile.divisibility = 12 : i64}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.divisibility' of argument 0 must be a positive power of two, got 0 : i64}}
+tile.func @hint_zero(%p: !tile.ptr<f32> {tile.divisibility = 0 : i64}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.divisibility' of argument 0 must be a positive power of two, got "16"}}
+tile.func @hint_not_int(%p: !tile.ptr<f32> {tile.divisibility = "16"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.divisibility' of argument 0 applies to pointers and integers, not 'f32'}}
+tile.func @hint_on_float(%x: f32 {tile.divisibility = 16 : i64}) {
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.func and tile.return
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @below {{kernel 'decl' has no body; declarations are not supported}}
+tile.func @decl(%p: !tile.ptr<f32>)
+
+// -----
+
+// expected-error @below {{kernel 'returns' returns 1 values; kernels return nothing and write through pointers}}
+tile.func @returns(%x: f32) -> f32 {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{argument 1 has type 'tensor<16xf32>'; kernel arguments are pointers, integers (i1, i32, i64) or floats (f16, bf16, f32)}}
+tile.func @tile_argument(%p: !tile.ptr<f32>, %t: tensor<16xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{argument 0 has type 'f64'}}
+tile.func @f64_argument(%x: f64) {
+  tile.return
+}
+
+// -----
+
+tile.func @dynamic_tile(%x: f32) {
+  // expected-error @below {{uses 'tensor<?xf32>'; tiles must be ranked tensors of static shape}}
+  %t = builtin.unrealized_conversion_cast %x : f32 to tensor<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @unranked_tile(%x: f32) {
+  // expected-error @below {{uses 'tensor<*xf32>'; tiles must be ranked tensors of static shape}}
+  %t = builtin.unrealized_conversion_cast %x : f32 to tensor<*xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @f64_tile() {
+  // expected-error @below {{uses 'tensor<4xf64>'; tile elements are f16, bf16, f32, i1, i32, i64 or pointers}}
+  %t = arith.constant dense<0.0> : tensor<4xf64>
+  tile.return
+}
+
+// -----
+
+tile.func @i8_tile_in_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error @below {{uses 'tensor<4xi8>'; tile elements are}}
+    %t = arith.constant dense<0> : tensor<4xi8>
+  }
+  tile.return
+}
+
+// -----
+
+tile.func @return_outside_kernel() {
+  scf.execute_region {
+    // expected-error @below {{'tile.return' op expects parent op 'tile.func'}}
+    tile.return
+  }
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.range
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func @range_backwards() {
+  // expected-error @below {{range end (8) must be greater than its start (16)}}
+  %r = tile.range 16, 8 : tensor<8xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @range_not_pow2() {
+  // expected-error @below {{range length 1000 (end - start) must be a power of two}}
+  %r = tile.range 0, 1000 : tensor<1000xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @range_rank2() {
+  // expected-error @below {{result must be a rank-1 tile, got 'tensor<2x8xi32>'}}
+  %r = tile.range 0, 16 : tensor<2x8xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @range_size() {
+  // expected-error @below {{result has 512 elements but the range 0 to 1024 has 1024}}
+  %r = tile.range 0, 1024 : tensor<512xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @range_type() {
+  // expected-error @below {{result #0 must be statically shaped tensor of 32-bit signless integer values}}
+  %r = tile.range 0, 16 : tensor<16xi64>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.splat, tile.broadcast, tile.expand_dims
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func @splat_type(%x: f32) {
+  // expected-error @below {{result element type 'f16' differs from the splatted value's type 'f32'}}
+  %t = tile.splat %x : f32 -> tensor<16xf16>
+  tile.return
+}
+
+// -----
+
+tile.func @broadcast_type(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<1x16xf32>
+  // expected-error @below {{cannot change the element type ('f32' to 'f16')}}
+  %b = tile.broadcast %t : tensor<1x16xf32> -> tensor<4x16xf16>
+  tile.return
+}
+
+// -----
+
+tile.func @broadcast_rank(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<16xf32>
+  // expected-error @below {{cannot change the rank (1 to 2); use tile.expand_dims to add dimensions of size 1 first}}
+  %b = tile.broadcast %t : tensor<16xf32> -> tensor<4x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @broadcast_dim(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<2x16xf32>
+  // expected-error @below {{dimension 0 of size 2 cannot be broadcast to 4; only dimensions of size 1 are repeated}}
+  %b = tile.broadcast %t : tensor<2x16xf32> -> tensor<4x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @expand_dims_axis(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<16xf32>
+  // expected-error @below {{axis 2 is out of range for a rank-1 tile; expected 0 to 1}}
+  %e = tile.expand_dims %t axis 2 : tensor<16xf32> -> tensor<16x1xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @expand_dims_shape(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<16xf32>
+  // expected-error @below {{result type 'tensor<16x1xf32>' does not match the expected 'tensor<1x16xf32>'}}
+  %e = tile.expand_dims %t axis 0 : tensor<16xf32> -> tensor<16x1xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.addptr
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func @addptr_scalar_by_tile(%p: !tile.ptr<f32>) {
+  %offs = tile.range 0, 16 : tensor<16xi32>
+  // expected-error @below {{cannot offset the scalar pointer '!tile.ptr<f32>' by the tile 'tensor<16xi32>'; splat the pointer to the offsets' shape first}}
+  %q = "tile.addptr"(%p, %offs) : (!tile.ptr<f32>, tensor<16xi32>) -> !tile.ptr<f32>
+  tile.return
+}
+
+// -----
+
+tile.func @addptr_tile_by_scalar(%p: !tile.ptr<f32>, %n: i32) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  // expected-error @below {{cannot offset the tile of pointers 'tensor<16x!tile.ptr<f32>>' by the scalar 'i32'; splat the offset to the pointers' shape first}}
+  %q = tile.addptr %ptrs, %n : tensor<16x!tile.ptr<f32>>, i32
+  tile.return
+}
+
+// -----
+
+tile.func @addptr_shape(%p: !tile.ptr<f32>) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %offs = tile.range 0, 8 : tensor<8xi32>
+  // expected-error @below {{offsets 'tensor<8xi32>' do not have the shape of the pointers 'tensor<16x!tile.ptr<f32>>'}}
+  %q = tile.addptr %ptrs, %offs : tensor<16x!tile.ptr<f32>>, tensor<8xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @addptr_offset_type(%p: !tile.ptr<f32>, %x: f32) {
+  // expected-error @below {{operand #1 must be i32 or i64, or a tile of them}}
+  %q = tile.addptr %p, %x : !tile.ptr<f32>, f32
+  tile.return
+}
+
+// -----
+
+tile.func @addptr_result(%p: !tile.ptr<f32>, %n: i32) {
+  // expected-error @below {{failed to verify that all of {ptr, result} have same type}}
+  %q = "tile.addptr"(%p, %n) : (!tile.ptr<f32>, i32) -> !tile.ptr<f16>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.load
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func @load_not_pointer(%x: f32) {
+  // expected-error @below {{expected a pointer or a tile of pointers, got 'f32'}}
+  %v = tile.load %x : f32
+  tile.return
+}
+
+// -----
+
+tile.func @load_operands(%p: !tile.ptr<f32>, %c: i1, %x: f32) {
+  // expected-error @below {{expected at most 3 operands: pointers, mask and other value}}
+  %v = tile.load %p, %c, %x, %x : !tile.ptr<f32>
+  tile.return
+}
+
+// -----
+
+tile.func @load_mask_custom(%p: !tile.ptr<f32>) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  // expected-note @below {{prior use here}}
+  %mask = arith.constant dense<true> : tensor<8xi1>
+  // The custom form derives the mask's type from the pointers'.
+  // expected-error @below {{use of value '%mask' expects different type than prior uses: 'tensor<16xi1>' vs 'tensor<8xi1>'}}
+  %v = tile.load %ptrs, %mask : tensor<16x!tile.ptr<f32>>
+  tile.return
+}
+
+// -----
+
+tile.func @load_result(%p: !tile.ptr<f32>) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  // expected-error @below {{result type 'tensor<16xf16>' does not match the pointee type of 'tensor<16x!tile.ptr<f32>>'; expected 'tensor<16xf32>'}}
+  %v = "tile.load"(%ptrs) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  tile.return
+}
+
+// -----
+
+tile.func @load_mask_shape(%p: !tile.ptr<f32>) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %mask = arith.constant dense<true> : tensor<8xi1>
+  // expected-error @below {{mask must be i1 of the pointers' shape, 'tensor<16xi1>', got 'tensor<8xi1>'}}
+  %v = "tile.load"(%ptrs, %mask) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @load_scalar_mask_on_tile(%p: !tile.ptr<f32>, %c: i1) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  // expected-error @below {{mask must be i1 of the pointers' shape, 'tensor<16xi1>', got 'i1'}}
+  %v = "tile.load"(%ptrs, %c) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, i1) -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @load_other_without_mask(%p: !tile.ptr<f32>, %x: f32) {
+  // expected-error @below {{an 'other' value needs a mask}}
+  %v = "tile.load"(%p, %x) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (!tile.ptr<f32>, f32) -> f32
+  tile.return
+}
+
+// -----
+
+tile.func @load_other_type(%p: !tile.ptr<f32>, %c: i1, %x: f16) {
+  // expected-error @below {{'other' must have the type of the loaded value, 'f32', got 'f16'}}
+  %v = "tile.load"(%p, %c, %x) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!tile.ptr<f32>, i1, f16) -> f32
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.store
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func @store_operands(%p: !tile.ptr<f32>) {
+  // expected-error @below {{expected 2 or 3 operands: pointers, value and an optional mask}}
+  tile.store %p : !tile.ptr<f32>
+  tile.return
+}
+
+// -----
+
+tile.func @store_value(%p: !tile.ptr<f32>, %x: f16) {
+  // expected-error @below {{cannot store a value of type 'f16' through '!tile.ptr<f32>'; expected 'f32'}}
+  "tile.store"(%p, %x) : (!tile.ptr<f32>, f16) -> ()
+  tile.return
+}
+
+// -----
+
+tile.func @store_shape(%p: !tile.ptr<f32>, %x: f32) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %v = tile.splat %x : f32 -> tensor<8xf32>
+  // expected-error @below {{cannot store a value of type 'tensor<8xf32>' through 'tensor<16x!tile.ptr<f32>>'; expected 'tensor<16xf32>'}}
+  "tile.store"(%ptrs, %v) : (tensor<16x!tile.ptr<f32>>, tensor<8xf32>) -> ()
+  tile.return
+}
+
+// -----
+
+tile.func @store_mask(%p: !tile.ptr<f32>, %x: f32) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %v = tile.splat %x : f32 -> tensor<16xf32>
+  %mask = arith.constant dense<true> : tensor<8xi1>
+  // expected-error @below {{mask must be i1 of the pointers' shape, 'tensor<16xi1>', got 'tensor<8xi1>'}}
+  "tile.store"(%ptrs, %v, %mask) : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, tensor<8xi1>) -> ()
+  tile.return
+}
+
+// -----
+
+tile.func @store_mask_type(%p: !tile.ptr<f32>, %x: f32) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %v = tile.splat %x : f32 -> tensor<16xf32>
+  %mask = arith.constant dense<1> : tensor<16xi32>
+  // expected-error @below {{operand #2 must be i1 or a tile of i1, but got 'tensor<16xi32>'}}
+  "tile.store"(%ptrs, %v, %mask) : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, tensor<16xi32>) -> ()
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.reduce and tile.exp
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func @reduce_axis(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<4x16xf32>
+  // expected-error @below {{axis 2 is out of range for a rank-2 tile; expected 0 to 1}}
+  %r = tile.reduce max %t axis 2 : tensor<4x16xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_negative_axis(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<16xf32>
+  // expected-error @below {{axis -1 is out of range for a rank-1 tile; expected 0 to 0}}
+  %r = tile.reduce sum %t axis -1 : tensor<16xf32> -> f32
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_result(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<4x16xf32>
+  // expected-error @below {{result type 'tensor<16xf32>' does not match the expected 'tensor<4xf32>' (the source's shape without dimension 1)}}
+  %r = tile.reduce sum %t axis 1 : tensor<4x16xf32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_to_scalar(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<16xf32>
+  // expected-error @below {{result type 'tensor<1xf32>' does not match the expected 'f32'}}
+  %r = tile.reduce max %t axis 0 : tensor<16xf32> -> tensor<1xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_bool(%c: i1) {
+  %t = tile.splat %c : i1 -> tensor<16xi1>
+  // expected-error @below {{operand #0 must be statically shaped tensor of f16, bf16 or f32 or 32-bit signless integer or 64-bit signless integer values}}
+  %r = tile.reduce sum %t axis 0 : tensor<16xi1> -> i1
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_kind(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<16xf32>
+  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
+  %r = tile.reduce min %t axis 0 : tensor<16xf32> -> f32
+  tile.return
+}
+
+// -----
+
+tile.func @exp_int(%n: i32) {
+  // expected-error @below {{operand #0 must be f16, bf16 or f32, or a tile of them}}
+  %e = tile.exp %n : i32
+  tile.return
+}
+
+// -----
+
+tile.func @program_id_axis() {
+  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'axis' [x, y, z]}}
+  %p = tile.program_id w : i32
+  tile.return
+}

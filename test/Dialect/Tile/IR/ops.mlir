@@ -1,0 +1,123 @@
+// Round trip of every op of the tile dialect: the printed form matches, and
+// printing, parsing and printing again gives the same text, in the custom and
+// the generic form.
+// RUN: tile-opt %s | FileCheck %s
+// RUN: tile-opt %s > %t.1.mlir && tile-opt %t.1.mlir > %t.2.mlir && diff %t.1.mlir %t.2.mlir
+// RUN: tile-opt --mlir-print-op-generic %s > %t.g1.mlir && tile-opt --mlir-print-op-generic %t.g1.mlir > %t.g2.mlir && diff %t.g1.mlir %t.g2.mlir
+// RUN: tile-opt --mlir-print-op-generic %s | tile-opt | FileCheck %s
+// RUN: tile-opt --verify-roundtrip %s > /dev/null
+
+// CHECK-LABEL: tile.func @types
+// CHECK-SAME: %{{.*}}: !tile.ptr<f32>, %{{.*}}: !tile.ptr<f16>, %{{.*}}: !tile.ptr<bf16>, %{{.*}}: !tile.ptr<i32>, %{{.*}}: !tile.ptr<i64>
+// CHECK-SAME: %{{.*}}: i1, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: f16, %{{.*}}: bf16, %{{.*}}: f32
+tile.func @types(%a: !tile.ptr<f32>, %b: !tile.ptr<f16>, %c: !tile.ptr<bf16>,
+                 %d: !tile.ptr<i32>, %e: !tile.ptr<i64>, %f: i1, %g: i32,
+                 %h: i64, %i: f16, %j: bf16, %k: f32) {
+  // CHECK-NEXT: tile.return
+  tile.return
+}
+
+// CHECK-LABEL: tile.func @hints
+// CHECK-SAME: (%{{.*}}: !tile.ptr<f32> {tile.divisibility = 16 : i64}, %{{.*}}: i32 {tile.divisibility = 8 : i64})
+tile.func @hints(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+                 %n: i32 {tile.divisibility = 8 : i64}) {
+  tile.return
+}
+
+// CHECK-LABEL: tile.func @program_ids
+tile.func @program_ids() {
+  // CHECK: tile.program_id x : i32
+  // CHECK: tile.program_id y : i32
+  // CHECK: tile.program_id z : i32
+  // CHECK: tile.num_programs x : i32
+  // CHECK: tile.num_programs y : i32
+  // CHECK: tile.num_programs z : i32
+  %0 = tile.program_id x : i32
+  %1 = tile.program_id y : i32
+  %2 = tile.program_id z : i32
+  %3 = tile.num_programs x : i32
+  %4 = tile.num_programs y : i32
+  %5 = tile.num_programs z : i32
+  tile.return
+}
+
+// CHECK-LABEL: tile.func @make_tiles
+tile.func @make_tiles(%p: !tile.ptr<f32>, %x: f32, %n: i64) {
+  // CHECK: tile.range 0, 1024 : tensor<1024xi32>
+  %r = tile.range 0, 1024 : tensor<1024xi32>
+  // CHECK: tile.range 16, 32 : tensor<16xi32>
+  %r2 = tile.range 16, 32 : tensor<16xi32>
+  // CHECK: tile.splat %{{.*}} : f32 -> tensor<4x8xf32>
+  %s = tile.splat %x : f32 -> tensor<4x8xf32>
+  // CHECK: tile.splat %{{.*}} : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %sp = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  // CHECK: tile.splat %{{.*}} : i64 -> tensor<2xi64>
+  %si = tile.splat %n : i64 -> tensor<2xi64>
+  // CHECK: tile.expand_dims %{{.*}} axis 0 : tensor<16xi32> -> tensor<1x16xi32>
+  %row = tile.expand_dims %r2 axis 0 : tensor<16xi32> -> tensor<1x16xi32>
+  // CHECK: tile.expand_dims %{{.*}} axis 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %col = tile.expand_dims %r2 axis 1 : tensor<16xi32> -> tensor<16x1xi32>
+  // CHECK: tile.broadcast %{{.*}} : tensor<1x16xi32> -> tensor<4x16xi32>
+  %b = tile.broadcast %row : tensor<1x16xi32> -> tensor<4x16xi32>
+  // CHECK: tile.broadcast %{{.*}} : tensor<16x1xi32> -> tensor<16x16xi32>
+  %b2 = tile.broadcast %col : tensor<16x1xi32> -> tensor<16x16xi32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func @pointers
+tile.func @pointers(%p: !tile.ptr<f16>, %off: i32, %off64: i64) {
+  // CHECK: tile.addptr %{{.*}}, %{{.*}} : !tile.ptr<f16>, i32
+  %q = tile.addptr %p, %off : !tile.ptr<f16>, i32
+  // CHECK: tile.addptr %{{.*}}, %{{.*}} : !tile.ptr<f16>, i64
+  %q64 = tile.addptr %q, %off64 : !tile.ptr<f16>, i64
+  %ptrs = tile.splat %q64 : !tile.ptr<f16> -> tensor<2x8x!tile.ptr<f16>>
+  %offs = tile.splat %off : i32 -> tensor<2x8xi32>
+  // CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<2x8x!tile.ptr<f16>>, tensor<2x8xi32>
+  %addrs = tile.addptr %ptrs, %offs : tensor<2x8x!tile.ptr<f16>>, tensor<2x8xi32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func @memory
+tile.func @memory(%p: !tile.ptr<f32>, %q: !tile.ptr<bf16>, %c: i1) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %mask = arith.constant dense<true> : tensor<128xi1>
+  %other = arith.constant dense<0.0> : tensor<128xf32>
+  // CHECK: %[[A:.*]] = tile.load %{{.*}} : tensor<128x!tile.ptr<f32>>
+  %a = tile.load %ptrs : tensor<128x!tile.ptr<f32>>
+  // CHECK: %[[B:.*]] = tile.load %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>
+  %b = tile.load %ptrs, %mask : tensor<128x!tile.ptr<f32>>
+  // CHECK: %[[C:.*]] = tile.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>
+  %c2 = tile.load %ptrs, %mask, %other : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.store %{{.*}}, %[[A]] : tensor<128x!tile.ptr<f32>>
+  tile.store %ptrs, %a : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.store %{{.*}}, %[[B]], %{{.*}} : tensor<128x!tile.ptr<f32>>
+  tile.store %ptrs, %b, %mask : tensor<128x!tile.ptr<f32>>
+  // Scalar pointers load and store scalars.
+  // CHECK: %[[S:.*]] = tile.load %{{.*}}, %{{.*}} : !tile.ptr<bf16>
+  %s = tile.load %q, %c : !tile.ptr<bf16>
+  // CHECK: tile.store %{{.*}}, %[[S]] : !tile.ptr<bf16>
+  tile.store %q, %s : !tile.ptr<bf16>
+  // Attributes other than the operands' are kept.
+  // CHECK: tile.load %{{.*}} {note = "kept"} : tensor<128x!tile.ptr<f32>>
+  %d = tile.load %ptrs {note = "kept"} : tensor<128x!tile.ptr<f32>>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func @compute
+tile.func @compute(%f: f32, %h: f16) {
+  %x = tile.splat %f : f32 -> tensor<4x256xf32>
+  // CHECK: tile.reduce max %{{.*}} axis 1 : tensor<4x256xf32> -> tensor<4xf32>
+  %m = tile.reduce max %x axis 1 : tensor<4x256xf32> -> tensor<4xf32>
+  // CHECK: tile.reduce sum %{{.*}} axis 0 : tensor<4x256xf32> -> tensor<256xf32>
+  %s = tile.reduce sum %x axis 0 : tensor<4x256xf32> -> tensor<256xf32>
+  // CHECK: tile.reduce sum %{{.*}} axis 0 : tensor<4xf32> -> f32
+  %t = tile.reduce sum %m axis 0 : tensor<4xf32> -> f32
+  %i = tile.range 0, 8 : tensor<8xi32>
+  // CHECK: tile.reduce max %{{.*}} axis 0 : tensor<8xi32> -> i32
+  %im = tile.reduce max %i axis 0 : tensor<8xi32> -> i32
+  // CHECK: tile.exp %{{.*}} : tensor<4x256xf32>
+  %e = tile.exp %x : tensor<4x256xf32>
+  // CHECK: tile.exp %{{.*}} : f16
+  %eh = tile.exp %h : f16
+  tile.return
+}
