@@ -1,0 +1,25 @@
+// Specialization parameters: defaults, -D overrides in both spellings, uses
+// in types, attributes and constants, and text left alone in comments and
+// strings.
+// RUN: tile-opt %s | FileCheck %s --check-prefix=DEFAULT
+// RUN: tile-opt %s -D BLOCK=64 -D WARPS=8 | FileCheck %s --check-prefix=SET
+// RUN: tile-opt %s -DBLOCK=64 -DWARPS=8 | FileCheck %s --check-prefix=SET
+// RUN: tile-opt %s -D BLOCK=16 | FileCheck %s --check-prefix=PARTIAL
+
+// tile.param BLOCK = 1024
+//   tile.param   WARPS=4
+
+// DEFAULT: tile.func @k(%{{.*}}: i32) attributes {note = "${BLOCK}", warps = 4 : i32}
+// DEFAULT: tile.range 0, 1024 : tensor<1024xi32>
+// DEFAULT: arith.constant 1024 : i32
+// SET: tile.func @k(%{{.*}}: i32) attributes {note = "${BLOCK}", warps = 8 : i32}
+// SET: tile.range 0, 64 : tensor<64xi32>
+// SET: arith.constant 64 : i32
+// PARTIAL: attributes {note = "${BLOCK}", warps = 4 : i32}
+// PARTIAL: tile.range 0, 16 : tensor<16xi32>
+tile.func @k(%n: i32) attributes {warps = ${WARPS} : i32, note = "${BLOCK}"} {
+  // A comment may mention ${UNDECLARED}: comments are left alone.
+  %r = tile.range 0, ${BLOCK} : tensor<${BLOCK}xi32>
+  %b = arith.constant ${BLOCK} : i32
+  tile.return
+}
