@@ -22,3 +22,9 @@ config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "ex
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["tile-opt"], [config.tile_tools_dir])
+
+# clang-format checks the style of the sources where it is installed.
+import shutil
+
+if shutil.which("clang-format"):
+    config.available_features.add("clang-format")

@@ -102,8 +102,7 @@ static bool applyDefines(ArrayRef<std::string> defines,
       return false;
     }
     if (value.getAsInteger(10, number)) {
-      errs << "error: -D " << name << ": '" << value
-           << "' is not an integer\n";
+      errs << "error: -D " << name << ": '" << value << "' is not an integer\n";
       return false;
     }
     if (is_contained(seen, name)) {
@@ -113,8 +112,8 @@ static bool applyDefines(ArrayRef<std::string> defines,
     seen.push_back(name);
     auto param = find_if(params, [&](auto &p) { return p.name == name; });
     if (param == params.end()) {
-      errs << "error: -D " << name << ": the kernel has no parameter '"
-           << name << "' (" << listNames(params) << ")\n";
+      errs << "error: -D " << name << ": the kernel has no parameter '" << name
+           << "' (" << listNames(params) << ")\n";
       return false;
     }
     param->value = number;
@@ -124,8 +123,7 @@ static bool applyDefines(ArrayRef<std::string> defines,
 
 /// Replaces every `${NAME}` outside comments and string literals.
 static bool substitute(StringRef text, Reporter &reporter,
-                       ArrayRef<SpecializationParam> params,
-                       std::string &out) {
+                       ArrayRef<SpecializationParam> params, std::string &out) {
   out.reserve(text.size());
   bool inString = false, inComment = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -150,8 +148,7 @@ static bool substitute(StringRef text, Reporter &reporter,
       StringRef name = close == StringRef::npos
                            ? StringRef()
                            : text.slice(i + 2, close).trim();
-      if (close == StringRef::npos || text[close] != '}' ||
-          !isIdentifier(name))
+      if (close == StringRef::npos || text[close] != '}' || !isIdentifier(name))
         return reporter.error(text.data() + i,
                               "malformed parameter use; expected '${NAME}'");
       auto param = find_if(params, [&](auto &p) { return p.name == name; });

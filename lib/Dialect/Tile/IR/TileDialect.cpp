@@ -36,10 +36,10 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
   if (attr.getName() != getDivisibilityAttrName())
-    return op->emitOpError() << "argument " << argIndex
-                             << " has unknown attribute '" << attr.getName().getValue()
-                             << "'; the tile dialect knows '"
-                             << getDivisibilityAttrName() << "'";
+    return op->emitOpError()
+           << "argument " << argIndex << " has unknown attribute '"
+           << attr.getName().getValue() << "'; the tile dialect knows '"
+           << getDivisibilityAttrName() << "'";
 
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || value.getValue().getSignificantBits() > 64 ||

@@ -38,12 +38,10 @@ void FuncOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -90,8 +88,9 @@ LogicalResult FuncOp::verifyRegions() {
              << type << "; tiles must be ranked tensors of static shape";
     if (!isTileElementType(tensor.getElementType()))
       return op->emitOpError("uses ")
-             << type << "; tile elements are f16, bf16, f32, i1, i32, i64 or "
-                        "pointers";
+             << type
+             << "; tile elements are f16, bf16, f32, i1, i32, i64 or "
+                "pointers";
     return success();
   };
   WalkResult result = getBody().walk([&](Operation *op) {
@@ -159,8 +158,8 @@ LogicalResult BroadcastOp::verify() {
   RankedTensorType srcType = getSrc().getType(), resultType = getType();
   if (srcType.getElementType() != resultType.getElementType())
     return emitOpError("cannot change the element type (")
-           << srcType.getElementType() << " to "
-           << resultType.getElementType() << ")";
+           << srcType.getElementType() << " to " << resultType.getElementType()
+           << ")";
   if (srcType.getRank() != resultType.getRank())
     return emitOpError("cannot change the rank (")
            << srcType.getRank() << " to " << resultType.getRank()

@@ -21,9 +21,8 @@ void TileDialect::registerTypes() {
       >();
 }
 
-LogicalResult
-PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
-                    Type pointeeType) {
+LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  Type pointeeType) {
   if (pointeeType.isF16() || pointeeType.isBF16() || pointeeType.isF32() ||
       pointeeType.isInteger(32) || pointeeType.isInteger(64))
     return success();
