@@ -478,3 +478,28 @@ tile.func @program_id_axis() {
   %p = tile.program_id w : i32
   tile.return
 }
+
+// -----
+
+tile.func @num_programs_type() {
+  // expected-error @below {{result #0 must be 32-bit signless integer, but got 'i64'}}
+  %n = tile.num_programs y : i64
+  tile.return
+}
+
+// -----
+
+tile.func @program_id_type() {
+  // expected-error @below {{result #0 must be 32-bit signless integer, but got 'f32'}}
+  %n = tile.program_id z : f32
+  tile.return
+}
+
+// -----
+
+tile.func @splat_tile(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<4xf32>
+  // expected-error @below {{operand #0 must be tile element type, but got 'tensor<4xf32>'}}
+  %u = "tile.splat"(%t) : (tensor<4xf32>) -> tensor<4x4xf32>
+  tile.return
+}
