@@ -490,7 +490,7 @@ tile.func @num_programs_type() {
 // -----
 
 tile.func @program_id_type() {
-  // expected-error @below {{result #0 must be 32-bit signless integer, but got 'f32'}}
+  // expected-error @below {{invalid kind of type specified: expected builtin.integer, but found 'f32'}}
   %n = tile.program_id z : f32
   tile.return
 }
