@@ -7,10 +7,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Specialize/Specialize.h"
+#include "tile/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -34,9 +43,22 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
 
   DialectRegistry registry;
-  registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
-                  scf::SCFDialect>();
+  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
+                  arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
+  tile::registerTileToPTXDependencies(registry);
+
+  // The project's passes and pipeline, and the upstream passes it uses.
   registerTransformsPasses();
+  tile::registerTilePasses();
+  tile::registerTileConversionPasses();
+  tile::registerTileTransformsPasses();
+  tilegpu::registerTileGPUPasses();
+  tile::registerTileToPTXPipeline();
+  registerSCFToControlFlowPass();
+  registerReconcileUnrealizedCastsPass();
+  registerGpuNVVMAttachTarget();
+  registerGpuModuleToBinaryPass();
+  LLVM::registerDIScopeForLLVMFuncOpPass();
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);

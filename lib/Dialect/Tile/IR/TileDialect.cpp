@@ -58,3 +58,23 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
            << " applies to pointers and integers, not " << type;
   return success();
 }
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getNumWarpsAttrName())
+    return op->emitOpError() << "has unknown attribute '"
+                             << attr.getName().getValue()
+                             << "'; the tile dialect knows '"
+                             << getNumWarpsAttrName() << "' on kernels";
+  if (!isa<FuncOp>(op))
+    return op->emitOpError() << "'" << getNumWarpsAttrName()
+                             << "' applies to kernels (tile.func)";
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getValue().getSignificantBits() > 64 ||
+      value.getInt() <= 0 || value.getInt() > 32 ||
+      !llvm::isPowerOf2_64(value.getInt()))
+    return op->emitOpError() << "'" << getNumWarpsAttrName()
+                             << "' must be a power of two from 1 to 32, got "
+                             << attr.getValue();
+  return success();
+}

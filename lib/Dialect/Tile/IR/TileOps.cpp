@@ -229,8 +229,10 @@ LogicalResult ExpandDimsOp::verify() {
            << " tile; expected 0 to " << srcType.getRank();
   SmallVector<int64_t> expected(srcType.getShape());
   expected.insert(expected.begin() + axis, 1);
-  auto expectedType = srcType.clone(expected);
-  if (resultType != expectedType)
+  // Layouts (encodings) are the tilegpu dialect's business: compare shapes.
+  auto expectedType = RankedTensorType::get(expected, srcType.getElementType());
+  if (resultType.getShape() != expectedType.getShape() ||
+      resultType.getElementType() != expectedType.getElementType())
     return emitOpError("result type ")
            << resultType << " does not match the expected " << expectedType;
   return success();
@@ -431,9 +433,14 @@ LogicalResult ReduceOp::verify() {
   if (rank > 1) {
     SmallVector<int64_t> shape(srcType.getShape());
     shape.erase(shape.begin() + axis);
-    expected = srcType.clone(shape);
+    expected = RankedTensorType::get(shape, srcType.getElementType());
   }
-  if (getType() != expected)
+  // The result's layout (encoding) may differ from the source's.
+  auto resultTensor = dyn_cast<RankedTensorType>(getType());
+  if (resultTensor && rank > 1)
+    resultTensor = RankedTensorType::get(resultTensor.getShape(),
+                                         resultTensor.getElementType());
+  if ((resultTensor ? Type(resultTensor) : getType()) != expected)
     return emitOpError("result type ")
            << getType() << " does not match the expected " << expected
            << " (the source's shape without dimension " << axis << ")";

@@ -33,16 +33,23 @@ def Tile_Dialect : Dialect {
     Kernel arguments may carry the attribute `tile.divisibility = N` (a power
     of two): the argument, a pointer or an integer, is a multiple of `N`
     (bytes for a pointer). The compiler uses such hints to prove alignment.
+    A kernel may carry `tile.num_warps = N` (a power of two from 1 to 32):
+    the number of warps of each block that runs one program.
   }];
 
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
 
   let extraClassDeclaration = [{
     /// Name of the argument attribute giving a divisibility hint.
     static constexpr ::llvm::StringLiteral getDivisibilityAttrName() {
       return ::llvm::StringLiteral("tile.divisibility");
+    }
+    /// Name of the kernel attribute choosing the number of warps per block.
+    static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
+      return ::llvm::StringLiteral("tile.num_warps");
     }
 
     void registerTypes();

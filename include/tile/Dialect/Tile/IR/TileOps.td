@@ -25,7 +25,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 def Tile_FuncOp : Tile_Op<"func", [
-    FunctionOpInterface, IsolatedFromAbove, SingleBlock
+    FunctionOpInterface, IsolatedFromAbove
   ]> {
   let summary = "A kernel: the program that every id of the grid runs";
   let description = [{
@@ -298,7 +298,8 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_ExpOp : Tile_Op<"exp", [Pure, SameOperandsAndResultType]> {
+def Tile_ExpOp : Tile_Op<"exp", [Pure, SameOperandsAndResultType]
+                                       # ElementwiseMappable.traits> {
   let summary = "Elementwise e to the power x";
   let description = [{
     Triton's `tl.exp`: `e^x` for each element (or for a scalar). On the GPU

@@ -1,0 +1,49 @@
+//===- Passes.td - Conversion passes of tile ---------------*- tablegen -*-===//
+
+#ifndef TILE_CONVERSION_PASSES_TD
+#define TILE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "ModuleOp"> {
+  let summary = "Give every tile a GPU layout";
+  let description = [{
+    The first step from `tile` to the GPU: every tensor in every kernel gets
+    a `#tilegpu.blocked` layout over the kernel's number of warps and 32
+    threads per warp. All tiles of one rank share one layout, chosen from the
+    largest tile of that rank (one element per thread at a time; the
+    coalescing pass widens it). A reduction's result gets the slice of its
+    source's layout, and `tile.expand_dims` needs the slice of its result's
+    layout, so the pass puts a `tilegpu.convert_layout` after each reduction
+    to a tile and before each `tile.expand_dims`; the layout-conversion
+    removal pass takes most of them away again.
+
+    The number of warps is the kernel's `tile.num_warps` attribute, or the
+    pass option. The kernel records it as `tilegpu.num_warps`.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps per block, for kernels without a tile.num_warps attribute">,
+  ];
+  let dependentDialects = ["tilegpu::TileGPUDialect"];
+}
+
+def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
+  let summary = "Lower kernels with GPU layouts to LLVM and NVVM";
+  let description = [{
+    Turns each `tile.func` into an `llvm.func` marked `nvvm.kernel` inside a
+    `gpu.module @tile_kernels`, and each tile into the registers one thread
+    holds (a vector of them): elementwise operations act on those vectors,
+    loads and stores become vector accesses as wide as the axis analysis
+    allows (`ld.global.v4.f32`), reductions accumulate in registers, then
+    across lanes with `shfl.sync.bfly`, then across warps through shared
+    memory and a barrier. `tile.exp` is `ex2.approx` of the input scaled by
+    log2(e). `arith`, `math` and `cf` operations are lowered with MLIR's own
+    patterns. Run `convert-scf-to-cf` first.
+  }];
+  let dependentDialects = [
+    "LLVM::LLVMDialect", "NVVM::NVVMDialect", "gpu::GPUDialect"
+  ];
+}
+
+#endif // TILE_CONVERSION_PASSES_TD

@@ -1,0 +1,64 @@
+//===- Pipelines.h - The tile-to-ptx pipeline -------------------*- C++ -*-===//
+
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+
+namespace tile {
+
+struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The GPU to compile for (sm_80, "
+                                          "sm_90, ...)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, such as the PTX ISA version"),
+      llvm::cl::init("+ptx80")};
+  Option<unsigned> numWarps{
+      *this, "num-warps",
+      llvm::cl::desc("Warps per block, for kernels without tile.num_warps"),
+      llvm::cl::init(4)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What to produce: ptx (text) or cubin (through ptxas)"),
+      llvm::cl::init("ptx")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level (0-3)"),
+                            llvm::cl::init(3)};
+  Option<bool> lineInfo{
+      *this, "line-info",
+      llvm::cl::desc("Emit .loc line information pointing at the kernel"),
+      llvm::cl::init(true)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose ptxas makes cubins"),
+      llvm::cl::init("/usr/local/cuda")};
+  Option<std::string> dumpPTX{
+      *this, "dump-ptx",
+      llvm::cl::desc("Write the compiled kernels (PTX, or the cubin) to this "
+                     "file"),
+      llvm::cl::init("")};
+};
+
+/// tile -> tilegpu -> LLVM/NVVM -> PTX (or cubin), inside gpu.binary.
+void buildTileToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
+
+/// Registers `tile-to-ptx` with the pass registry.
+void registerTileToPTXPipeline();
+
+/// Registers what the pipeline needs in a context: the dialects it creates,
+/// the translation to LLVM IR and the NVVM target.
+void registerTileToPTXDependencies(DialectRegistry &registry);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PIPELINES_PIPELINES_H

@@ -1,0 +1,372 @@
+//===- AxisInfo.cpp - Contiguity, divisibility and constancy --------------===//
+
+#include "tile/Analysis/AxisInfo.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Analysis/DataFlow/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// AxisInfo
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> getShape(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return SmallVector<int64_t>(tensor.getShape());
+  return {1};
+}
+
+/// The largest power of two dividing `value`, capped.
+static int64_t highestPowerOfTwoDivisor(int64_t value) {
+  if (value == 0)
+    return AxisInfo::kMaxDivisibility;
+  int64_t power = value & -value;
+  return std::min(power < 0 ? AxisInfo::kMaxDivisibility : power,
+                  AxisInfo::kMaxDivisibility);
+}
+
+AxisInfo AxisInfo::getPessimistic(Type type) {
+  size_t rank = getShape(type).size();
+  return AxisInfo(SmallVector<int64_t>(rank, 1), SmallVector<int64_t>(rank, 1),
+                  SmallVector<int64_t>(rank, 1));
+}
+
+AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (lhs.isUninitialized())
+    return rhs;
+  if (rhs.isUninitialized())
+    return lhs;
+  SmallVector<int64_t> contiguity, divisibility, constancy;
+  for (int64_t d = 0; d < lhs.getRank(); ++d) {
+    contiguity.push_back(std::gcd(lhs.contiguity[d], rhs.contiguity[d]));
+    divisibility.push_back(std::gcd(lhs.divisibility[d], rhs.divisibility[d]));
+    constancy.push_back(std::gcd(lhs.constancy[d], rhs.constancy[d]));
+  }
+  std::optional<int64_t> constant;
+  if (lhs.constant == rhs.constant)
+    constant = lhs.constant;
+  return AxisInfo(contiguity, divisibility, constancy, constant);
+}
+
+void AxisInfo::print(raw_ostream &os) const {
+  auto list = [&](StringRef name, ArrayRef<int64_t> values) {
+    os << name << " = [";
+    llvm::interleaveComma(values, os);
+    os << "]";
+  };
+  list("contiguity", contiguity);
+  list(", divisibility", divisibility);
+  list(", constancy", constancy);
+  if (constant)
+    os << ", constant = " << *constant;
+}
+
+//===----------------------------------------------------------------------===//
+// Transfer functions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The facts about an operation's result from the facts about its operands.
+class Transfer {
+public:
+  Transfer(Operation *op, ArrayRef<AxisInfo> operands)
+      : op(op), operands(operands) {}
+
+  /// Null when nothing useful is known.
+  std::optional<AxisInfo> visit();
+
+private:
+  const AxisInfo &in(unsigned i) const { return operands[i]; }
+  int64_t rank() const { return getShape(op->getResult(0).getType()).size(); }
+  SmallVector<int64_t> shape() const {
+    return getShape(op->getResult(0).getType());
+  }
+
+  std::optional<AxisInfo> visitConstant(arith::ConstantOp constant);
+  std::optional<AxisInfo> visitAdd(bool isSub, int64_t scale);
+  std::optional<AxisInfo> visitMul();
+  std::optional<AxisInfo> visitCmp();
+  std::optional<AxisInfo> visitSelect();
+  std::optional<AxisInfo> visitLogic();
+
+  Operation *op;
+  ArrayRef<AxisInfo> operands;
+};
+} // namespace
+
+std::optional<AxisInfo> Transfer::visitConstant(arith::ConstantOp constant) {
+  SmallVector<int64_t> shape = this->shape();
+  std::optional<int64_t> value;
+  if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+    value = integer.getValue().getSExtValue();
+  else if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+    if (isa<IntegerType>(splat.getElementType()))
+      value = splat.getSplatValue<APInt>().getSExtValue();
+  if (!value)
+    return std::nullopt;
+  bool isTile = isa<RankedTensorType>(constant.getType());
+  return AxisInfo(SmallVector<int64_t>(shape.size(), 1),
+                  SmallVector<int64_t>(shape.size(),
+                                       highestPowerOfTwoDivisor(*value)),
+                  isTile ? shape : SmallVector<int64_t>{1}, value);
+}
+
+/// a + b, a - b, and pointer + offset (`scale` bytes per offset unit).
+std::optional<AxisInfo> Transfer::visitAdd(bool isSub, int64_t scale) {
+  const AxisInfo &a = in(0), &b = in(1);
+  SmallVector<int64_t> contiguity, divisibility, constancy;
+  for (int64_t d = 0; d < rank(); ++d) {
+    // Consecutive plus constant is consecutive (not so if subtracted).
+    int64_t contig = std::gcd(a.getContiguity(d), b.getConstancy(d));
+    if (!isSub)
+      contig = std::max(contig, std::gcd(a.getConstancy(d), b.getContiguity(d)));
+    contiguity.push_back(contig);
+    int64_t bDiv = std::min(b.getDivisibility(d) * scale,
+                            AxisInfo::kMaxDivisibility);
+    divisibility.push_back(std::gcd(a.getDivisibility(d), bDiv));
+    constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  }
+  std::optional<int64_t> constant;
+  if (scale == 1 && a.getConstant() && b.getConstant())
+    constant = isSub ? *a.getConstant() - *b.getConstant()
+                     : *a.getConstant() + *b.getConstant();
+  return AxisInfo(contiguity, divisibility, constancy, constant);
+}
+
+std::optional<AxisInfo> Transfer::visitMul() {
+  const AxisInfo &a = in(0), &b = in(1);
+  SmallVector<int64_t> contiguity, divisibility, constancy;
+  for (int64_t d = 0; d < rank(); ++d) {
+    int64_t contig = 1;
+    if (b.getConstant() == 1)
+      contig = a.getContiguity(d);
+    else if (a.getConstant() == 1)
+      contig = b.getContiguity(d);
+    contiguity.push_back(contig);
+    divisibility.push_back(std::min(
+        a.getDivisibility(d) * b.getDivisibility(d),
+        AxisInfo::kMaxDivisibility));
+    constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  }
+  std::optional<int64_t> constant;
+  if (a.getConstant() && b.getConstant())
+    constant = *a.getConstant() * *b.getConstant();
+  return AxisInfo(contiguity, divisibility, constancy, constant);
+}
+
+/// A comparison is constant over runs where both sides are constant, and
+/// over aligned runs of a consecutive side compared with a constant side
+/// whose value is a multiple of the run's alignment: `i < n` can only change
+/// at a multiple of n's divisibility.
+std::optional<AxisInfo> Transfer::visitCmp() {
+  const AxisInfo &a = in(0), &b = in(1);
+  SmallVector<int64_t> constancy;
+  for (int64_t d = 0; d < rank(); ++d) {
+    int64_t c = std::gcd(a.getConstancy(d), b.getConstancy(d));
+    auto runOfConsecutive = [&](const AxisInfo &x, const AxisInfo &y) {
+      if (y.getConstancy(d) < x.getContiguity(d))
+        return int64_t(1);
+      return std::gcd(std::gcd(x.getContiguity(d), x.getDivisibility(d)),
+                      y.getDivisibility(d));
+    };
+    c = std::max({c, runOfConsecutive(a, b), runOfConsecutive(b, a)});
+    constancy.push_back(c);
+  }
+  return AxisInfo(SmallVector<int64_t>(rank(), 1),
+                  SmallVector<int64_t>(rank(), 1), constancy);
+}
+
+std::optional<AxisInfo> Transfer::visitSelect() {
+  const AxisInfo &c = in(0), &a = in(1), &b = in(2);
+  SmallVector<int64_t> contiguity, divisibility, constancy;
+  SmallVector<int64_t> shape = this->shape();
+  for (int64_t d = 0; d < rank(); ++d) {
+    bool uniform = c.getRank() == 1 && c.getConstancy(0) == 1 &&
+                   !isa<RankedTensorType>(op->getOperand(0).getType());
+    bool wholeDim = uniform || (c.getRank() == rank() &&
+                                c.getConstancy(d) >= shape[d]);
+    contiguity.push_back(
+        wholeDim ? std::min(a.getContiguity(d), b.getContiguity(d)) : 1);
+    divisibility.push_back(
+        std::gcd(a.getDivisibility(d), b.getDivisibility(d)));
+    int64_t cConst = c.getRank() == rank() ? c.getConstancy(d) : shape[d];
+    constancy.push_back(std::gcd(
+        cConst, std::gcd(a.getConstancy(d), b.getConstancy(d))));
+  }
+  return AxisInfo(contiguity, divisibility, constancy);
+}
+
+std::optional<AxisInfo> Transfer::visitLogic() {
+  const AxisInfo &a = in(0), &b = in(1);
+  SmallVector<int64_t> constancy;
+  for (int64_t d = 0; d < rank(); ++d)
+    constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  return AxisInfo(SmallVector<int64_t>(rank(), 1),
+                  SmallVector<int64_t>(rank(), 1), constancy);
+}
+
+std::optional<AxisInfo> Transfer::visit() {
+  return llvm::TypeSwitch<Operation *, std::optional<AxisInfo>>(op)
+      .Case([&](arith::ConstantOp constant) { return visitConstant(constant); })
+      .Case([&](RangeOp range) -> std::optional<AxisInfo> {
+        int64_t start = static_cast<int32_t>(range.getStart());
+        int64_t length = static_cast<int32_t>(range.getEnd()) - start;
+        return AxisInfo({length}, {highestPowerOfTwoDivisor(start)}, {1});
+      })
+      .Case([&](SplatOp) -> std::optional<AxisInfo> {
+        return AxisInfo(SmallVector<int64_t>(rank(), 1),
+                        SmallVector<int64_t>(rank(), in(0).getDivisibility(0)),
+                        shape(), in(0).getConstant());
+      })
+      .Case([&](BroadcastOp broadcast) -> std::optional<AxisInfo> {
+        auto srcShape = broadcast.getSrc().getType().getShape();
+        SmallVector<int64_t> shape = this->shape();
+        SmallVector<int64_t> contiguity, divisibility, constancy;
+        for (int64_t d = 0; d < rank(); ++d) {
+          bool repeated = srcShape[d] == 1 && shape[d] != 1;
+          contiguity.push_back(repeated ? 1 : in(0).getContiguity(d));
+          divisibility.push_back(in(0).getDivisibility(d));
+          constancy.push_back(repeated ? shape[d] : in(0).getConstancy(d));
+        }
+        return AxisInfo(contiguity, divisibility, constancy,
+                        in(0).getConstant());
+      })
+      .Case([&](ExpandDimsOp expand) -> std::optional<AxisInfo> {
+        const AxisInfo &src = in(0);
+        SmallVector<int64_t> contiguity, divisibility, constancy;
+        int64_t minDiv = AxisInfo::kMaxDivisibility;
+        for (int64_t d = 0; d < src.getRank(); ++d) {
+          contiguity.push_back(src.getContiguity(d));
+          divisibility.push_back(src.getDivisibility(d));
+          constancy.push_back(src.getConstancy(d));
+          minDiv = std::min(minDiv, src.getDivisibility(d));
+        }
+        int64_t axis = static_cast<int32_t>(expand.getAxis());
+        contiguity.insert(contiguity.begin() + axis, 1);
+        divisibility.insert(divisibility.begin() + axis, minDiv);
+        constancy.insert(constancy.begin() + axis, 1);
+        return AxisInfo(contiguity, divisibility, constancy,
+                        src.getConstant());
+      })
+      .Case([&](AddPtrOp addptr) {
+        auto ptrType = cast<PointerType>(getElementTypeOrSelf(addptr.getType()));
+        int64_t bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
+        return visitAdd(/*isSub=*/false, bytes);
+      })
+      .Case([&](arith::AddIOp) { return visitAdd(false, 1); })
+      .Case([&](arith::SubIOp) { return visitAdd(true, 1); })
+      .Case([&](arith::MulIOp) { return visitMul(); })
+      .Case([&](arith::CmpIOp) { return visitCmp(); })
+      .Case([&](arith::SelectOp) { return visitSelect(); })
+      .Case<arith::AndIOp, arith::OrIOp>([&](auto) { return visitLogic(); })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+            arith::IndexCastOp>(
+          [&](auto) -> std::optional<AxisInfo> { return in(0); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+//===----------------------------------------------------------------------===//
+// AxisInfoAnalysis
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+AxisInfoAnalysis::visitOperation(Operation *op,
+                                 ArrayRef<const AxisInfoLattice *> operands,
+                                 ArrayRef<AxisInfoLattice *> results) {
+  SmallVector<AxisInfo> inputs;
+  for (const AxisInfoLattice *operand : operands) {
+    if (operand->getValue().isUninitialized())
+      return success(); // Visited again once the operands are known.
+    inputs.push_back(operand->getValue());
+  }
+  std::optional<AxisInfo> info;
+  if (op->getNumResults() == 1)
+    info = Transfer(op, inputs).visit();
+  for (auto [result, lattice] : llvm::zip(op->getResults(), results))
+    propagateIfChanged(lattice,
+                       lattice->join(info ? *info
+                                          : AxisInfo::getPessimistic(
+                                                result.getType())));
+  return success();
+}
+
+void AxisInfoAnalysis::visitNonControlFlowArguments(
+    Operation *op, const RegionSuccessor &successor,
+    ArrayRef<AxisInfoLattice *> argLattices, unsigned firstIndex) {
+  // The induction variable of scf.for: lb, lb + step, ...
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    if (successor.getSuccessor() == &forOp.getRegion() && firstIndex == 1) {
+      ProgramPoint *point = getProgramPointAfter(op);
+      const AxisInfo &lb =
+          getLatticeElementFor(point, forOp.getLowerBound())->getValue();
+      const AxisInfo &step =
+          getLatticeElementFor(point, forOp.getStep())->getValue();
+      if (!lb.isUninitialized() && !step.isUninitialized()) {
+        AxisInfo iv({1},
+                    {std::gcd(lb.getDivisibility(0), step.getDivisibility(0))},
+                    {1});
+        propagateIfChanged(argLattices[0], argLattices[0]->join(iv));
+      }
+      return;
+    }
+  }
+  SparseForwardDataFlowAnalysis::visitNonControlFlowArguments(
+      op, successor, argLattices, firstIndex);
+}
+
+void AxisInfoAnalysis::setToEntryState(AxisInfoLattice *lattice) {
+  Value value = lattice->getAnchor();
+  AxisInfo info = AxisInfo::getPessimistic(value.getType());
+  // Kernel arguments may promise a divisibility.
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp())) {
+      if (auto hint = func.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), TileDialect::getDivisibilityAttrName()))
+        info = AxisInfo({1}, {hint.getInt()}, {1});
+    }
+  }
+  propagateIfChanged(lattice, lattice->join(info));
+}
+
+//===----------------------------------------------------------------------===//
+// AxisInfoResult
+//===----------------------------------------------------------------------===//
+
+AxisInfoResult::AxisInfoResult(Operation *op) {
+  dataflow::loadBaselineAnalyses(solver);
+  solver.load<AxisInfoAnalysis>();
+  status = solver.initializeAndRun(op);
+}
+
+AxisInfo AxisInfoResult::get(Value value) const {
+  if (const auto *lattice = solver.lookupState<AxisInfoLattice>(value))
+    if (!lattice->getValue().isUninitialized())
+      return lattice->getValue();
+  return AxisInfo::getPessimistic(value.getType());
+}
+
+int64_t AxisInfoResult::getAccessWidth(Value ptr, Value mask,
+                                       int64_t dim) const {
+  auto ptrType = dyn_cast<PointerType>(getElementTypeOrSelf(ptr.getType()));
+  if (!ptrType || !isa<RankedTensorType>(ptr.getType()))
+    return 1;
+  int64_t bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
+  AxisInfo info = get(ptr);
+  int64_t width = std::min({info.getContiguity(dim),
+                            std::max<int64_t>(1, info.getDivisibility(dim) /
+                                                     bytes),
+                            16 / bytes});
+  if (mask)
+    width = std::min(width, get(mask).getConstancy(dim));
+  return std::max<int64_t>(1, static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(width))));
+}

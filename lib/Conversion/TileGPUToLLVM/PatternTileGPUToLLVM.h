@@ -1,0 +1,86 @@
+//===- PatternTileGPUToLLVM.h - Lowering patterns ---------------*- C++ -*-===//
+//
+// Shared by the files of the tilegpu-to-LLVM lowering: what the pass computes
+// before converting (access widths, shared memory offsets), the populate
+// functions of each group of patterns, and small helpers to build LLVM and
+// NVVM operations.
+//
+// A tile becomes, in each thread, the vector of the elements that thread holds
+// (see Layout.h): tensor<1024xf32, #blocked> with 8 elements per thread is a
+// vector<8xf32>. Tiles of pointers become vectors of i64 addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILEGPUTOLLVM_PATTERNTILEGPUTOLLVM_H
+#define TILE_LIB_CONVERSION_TILEGPUTOLLVM_PATTERNTILEGPUTOLLVM_H
+
+#include "tile/Dialect/TileGPU/IR/Layout.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::tilegpu {
+
+/// Facts computed on the kernel before it is converted.
+struct LoweringInfo {
+  /// Elements that one access of each tile.load/tile.store moves.
+  DenseMap<Operation *, int64_t> accessWidth;
+  /// Byte offset of each operation's shared-memory scratch.
+  DenseMap<Operation *, int64_t> sharedOffset;
+  /// Shared-memory global of each kernel (by kernel name).
+  llvm::StringMap<std::string> sharedGlobal;
+  /// Warps per block of each kernel (by kernel name).
+  llvm::StringMap<int64_t> numWarps;
+};
+
+void populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  const LoweringInfo &info);
+void populateMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const LoweringInfo &info);
+void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const LoweringInfo &info);
+void populateConvertLayoutOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           const LoweringInfo &info);
+
+/// Shared-memory bytes `op` needs for its scratch, or 0.
+int64_t getSharedMemoryBytes(Operation *op);
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value createI32(OpBuilder &b, Location loc, int64_t value);
+Value createI64(OpBuilder &b, Location loc, int64_t value);
+
+/// Thread id within the block, lane id within the warp, warp id (all i32).
+Value getThreadId(OpBuilder &b, Location loc);
+Value getLaneId(OpBuilder &b, Location loc);
+Value getWarpId(OpBuilder &b, Location loc);
+
+/// For each dimension, the part of an element's coordinate that this
+/// thread's lane and warp ids contribute (i32); registers add the rest.
+SmallVector<Value> getThreadCoords(OpBuilder &b, Location loc,
+                                   const LayoutBits &bits);
+
+/// The elements of a per-thread vector, and a vector built from elements.
+SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value vector);
+Value packVector(OpBuilder &b, Location loc, Type vectorType,
+                 ArrayRef<Value> elements);
+
+/// Address of byte `offset` in the shared-memory global of the kernel that
+/// holds `op`, as an !llvm.ptr<3>.
+Value getSharedAddress(OpBuilder &b, Location loc, Operation *op,
+                       const LoweringInfo &info, Value byteOffset);
+
+/// Layout bits of a tile type; the lowering only sees types that verified.
+LayoutBits getBits(Type type);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_LIB_CONVERSION_TILEGPUTOLLVM_PATTERNTILEGPUTOLLVM_H

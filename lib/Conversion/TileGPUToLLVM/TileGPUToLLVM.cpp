@@ -1,0 +1,214 @@
+//===- TileGPUToLLVM.cpp - Lower kernels with layouts to LLVM/NVVM --------===//
+//
+// The pass works in three steps:
+//
+//  1. On the kernels as they are: the axis analysis decides how many
+//     elements each load and store moves per access, and every operation
+//     that needs shared-memory scratch gets its own byte range.
+//  2. The kernels move into a gpu.module @tile_kernels (what
+//     gpu-module-to-binary compiles), with one shared-memory global each.
+//  3. A dialect conversion turns tiles into per-thread vectors and every
+//     operation into LLVM and NVVM operations, with MLIR's own patterns for
+//     arith, math and cf.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+
+#include "PatternTileGPUToLLVM.h"
+
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+/// Static shared memory a kernel may use without opting in to more.
+static constexpr int64_t kMaxStaticSharedMemory = 48 * 1024;
+/// A thread has 255 registers; a tile needing more elements per thread than
+/// this cannot live in registers.
+static constexpr int64_t kMaxElementsPerThread = 256;
+
+namespace {
+struct ConvertTileGPUToLLVMPass
+    : tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  void runOnOperation() override;
+  LogicalResult analyze(tile::FuncOp func, LoweringInfo &info,
+                        int64_t &sharedBytes);
+};
+} // namespace
+
+LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
+                                                LoweringInfo &info,
+                                                int64_t &sharedBytes) {
+  auto numWarps =
+      func->getAttrOfType<IntegerAttr>(TileGPUDialect::getNumWarpsAttrName());
+  if (!numWarps)
+    return func.emitError("kernel '")
+           << func.getSymName()
+           << "' has no layouts; run convert-tile-to-tilegpu first";
+  info.numWarps[func.getSymName()] = numWarps.getInt();
+
+  // Every tile must have a layout the lowering can realize, in registers.
+  WalkResult walk = func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        continue;
+      if (!isa_and_present<BlockedEncodingAttr, SliceEncodingAttr>(
+              tensor.getEncoding()) ||
+          failed(getLayoutBits(tensor))) {
+        op->emitOpError("produces ")
+            << type << ", a tile without a GPU layout the lowering supports";
+        return WalkResult::interrupt();
+      }
+      int64_t perThread = getElementsPerThread(tensor);
+      if (perThread > kMaxElementsPerThread) {
+        op->emitOpError("produces ")
+            << type << ", which needs " << perThread
+            << " registers per thread (at most " << kMaxElementsPerThread
+            << "); use a smaller tile or more warps";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  tile::AxisInfoResult axisInfo(func);
+  if (failed(axisInfo.getStatus()))
+    return func.emitError("axis analysis failed");
+  auto recordWidth = [&](Operation *op, Value ptr, Value mask) {
+    auto type = dyn_cast<RankedTensorType>(ptr.getType());
+    if (!type)
+      return;
+    LayoutBits bits = getBits(type);
+    if (bits.reg.empty()) {
+      info.accessWidth[op] = 1;
+      return;
+    }
+    int dim = bits.reg.front().dim;
+    info.accessWidth[op] =
+        std::min(axisInfo.getAccessWidth(ptr, mask, dim),
+                 bits.getContiguousRegisters(dim));
+  };
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      recordWidth(op, load.getPtr(), load.getMask());
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      recordWidth(op, store.getPtr(), store.getMask());
+  });
+
+  sharedBytes = 0;
+  func.walk([&](Operation *op) {
+    if (int64_t bytes = getSharedMemoryBytes(op)) {
+      info.sharedOffset[op] = sharedBytes;
+      sharedBytes += llvm::alignTo(bytes, 16);
+    }
+  });
+  if (sharedBytes > kMaxStaticSharedMemory)
+    return func.emitError("kernel '")
+           << func.getSymName() << "' needs " << sharedBytes
+           << " bytes of shared memory for reductions and layout "
+              "conversions, more than the "
+           << kMaxStaticSharedMemory << " a kernel can have statically";
+  return success();
+}
+
+void ConvertTileGPUToLLVMPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = &getContext();
+  SmallVector<tile::FuncOp> kernels(module.getOps<tile::FuncOp>());
+  if (kernels.empty())
+    return;
+
+  LoweringInfo info;
+  DenseMap<Operation *, int64_t> sharedBytes;
+  for (tile::FuncOp func : kernels)
+    if (failed(analyze(func, info, sharedBytes[func])))
+      return signalPassFailure();
+
+  // The kernels move into a gpu.module, with their shared memory.
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto gpuModule =
+      gpu::GPUModuleOp::create(builder, module.getLoc(), "tile_kernels");
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  builder.getUnitAttr());
+  Block *body = gpuModule.getBody();
+  for (tile::FuncOp func : kernels) {
+    func->remove();
+    if (body->mightHaveTerminator())
+      body->getOperations().insert(body->getTerminator()->getIterator(), func);
+    else
+      body->push_back(func);
+    if (int64_t bytes = sharedBytes[func]) {
+      std::string name = (func.getSymName() + "_shared").str();
+      builder.setInsertionPoint(func);
+      LLVM::GlobalOp::create(
+          builder, func.getLoc(),
+          LLVM::LLVMArrayType::get(builder.getI8Type(), bytes),
+          /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute(),
+          /*alignment=*/16, /*addrSpace=*/3);
+      info.sharedGlobal[func.getSymName()] = name;
+    }
+  }
+
+  LowerToLLVMOptions options(context);
+  LLVMTypeConverter converter(context, options);
+  converter.addConversion([context](tile::PointerType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
+  });
+  converter.addConversion(
+      [&converter](RankedTensorType type) -> std::optional<Type> {
+        if (!type.getEncoding())
+          return std::nullopt;
+        Type element = type.getElementType();
+        Type converted = isa<tile::PointerType>(element)
+                             ? IntegerType::get(type.getContext(), 64)
+                             : converter.convertType(element);
+        if (!converted)
+          return std::nullopt;
+        return VectorType::get({getElementsPerThread(type)}, converted);
+      });
+
+  RewritePatternSet patterns(context);
+  populateTileOpToLLVMPatterns(converter, patterns, info);
+  populateMemoryOpToLLVMPatterns(converter, patterns, info);
+  populateReduceOpToLLVMPatterns(converter, patterns, info);
+  populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+
+  LLVMConversionTarget target(*context);
+  target.addLegalDialect<NVVM::NVVMDialect>();
+  target.addLegalOp<gpu::GPUModuleOp>();
+  target.addIllegalDialect<tile::TileDialect, TileGPUDialect,
+                           arith::ArithDialect, math::MathDialect,
+                           cf::ControlFlowDialect, scf::SCFDialect>();
+  if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+    return signalPassFailure();
+}

@@ -1,0 +1,284 @@
+//===- TileOpToLLVM.cpp - Kernels, ids, tile construction, exp ------------===//
+
+#include "PatternTileGPUToLLVM.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// tile.func -> llvm.func with nvvm.kernel, at most 32 x num_warps threads.
+struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
+  FuncOpLowering(LLVMTypeConverter &converter, const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+
+  LogicalResult
+  matchAndRewrite(tile::FuncOp func, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    TypeConverter::SignatureConversion signature(func.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      Type converted = getTypeConverter()->convertType(type);
+      if (!converted)
+        return rewriter.notifyMatchFailure(func, "unsupported argument type");
+      signature.addInputs(i, converted);
+    }
+    auto type = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(getContext()), signature.getConvertedTypes());
+    auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(),
+                                           func.getSymName(), type);
+    kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+    int64_t threads =
+        info.numWarps.lookup(func.getSymName()) * TileGPUDialect::kThreadsPerWarp;
+    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
+    if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
+                                           *getTypeConverter(), &signature)))
+      return failure();
+    rewriter.eraseOp(func);
+    return success();
+  }
+
+  const LoweringInfo &info;
+};
+
+struct ReturnOpLowering : ConvertOpToLLVMPattern<tile::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange());
+    return success();
+  }
+};
+
+/// tile.program_id -> %ctaid, tile.num_programs -> %nctaid.
+template <typename OpTy, typename X, typename Y, typename Z>
+struct GridOpLowering : ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value value;
+    switch (op.getAxis()) {
+    case tile::ProgramAxis::x:
+      value = X::create(rewriter, op.getLoc(), i32);
+      break;
+    case tile::ProgramAxis::y:
+      value = Y::create(rewriter, op.getLoc(), i32);
+      break;
+    case tile::ProgramAxis::z:
+      value = Z::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+/// tile.range: each register's coordinate plus the thread's.
+struct RangeOpLowering : ConvertOpToLLVMPattern<tile::RangeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LayoutBits bits = getBits(op.getType());
+    auto vectorType =
+        cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<int32_t> registerCoords;
+    for (int64_t r = 0; r < bits.getNumRegisters(); ++r)
+      registerCoords.push_back(bits.getRegisterCoords(r)[0]);
+    Value perRegister = LLVM::ConstantOp::create(
+        rewriter, loc, vectorType,
+        DenseElementsAttr::get(vectorType, ArrayRef<int32_t>(registerCoords)));
+    Value thread = getThreadCoords(rewriter, loc, bits)[0];
+    thread = LLVM::AddOp::create(
+        rewriter, loc, thread,
+        createI32(rewriter, loc, static_cast<int32_t>(op.getStart())));
+    Value splat = packVector(
+        rewriter, loc, vectorType,
+        SmallVector<Value>(vectorType.getNumElements(), thread));
+    rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, splat, perRegister);
+    return success();
+  }
+};
+
+/// tile.splat: every register holds the scalar.
+struct SplatOpLowering : ConvertOpToLLVMPattern<tile::SplatOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto vectorType =
+        cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    Value scalar = adaptor.getSrc();
+    if (isa<LLVM::LLVMPointerType>(scalar.getType()))
+      scalar = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                        scalar);
+    rewriter.replaceOp(
+        op, packVector(rewriter, loc, vectorType,
+                       SmallVector<Value>(vectorType.getNumElements(), scalar)));
+    return success();
+  }
+};
+
+/// tile.broadcast: each register of the result copies the source register
+/// with the same coordinates once the repeated dimensions are zeroed. Lanes
+/// and warps along repeated dimensions are free in the source's layout, so
+/// every thread already holds what it needs.
+struct BroadcastOpLowering : ConvertOpToLLVMPattern<tile::BroadcastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType();
+    if (srcType.getEncoding() != op.getType().getEncoding())
+      return op.emitOpError("needs the same layout on both sides");
+    LayoutBits src = getBits(srcType), dst = getBits(op.getType());
+    SmallVector<int32_t> indices;
+    for (int64_t r = 0; r < dst.getNumRegisters(); ++r) {
+      SmallVector<int64_t> coords = dst.getRegisterCoords(r);
+      for (auto [d, size] : llvm::enumerate(srcType.getShape()))
+        if (size == 1)
+          coords[d] = 0;
+      std::optional<int64_t> from = src.getRegisterAt(coords);
+      if (!from)
+        return op.emitOpError("cannot broadcast between these layouts");
+      indices.push_back(*from);
+    }
+    rewriter.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(
+        op, adaptor.getSrc(), adaptor.getSrc(), indices);
+    return success();
+  }
+};
+
+/// tile.expand_dims from the slice of a layout to the layout itself: the
+/// registers stay where they are.
+struct ExpandDimsOpLowering : ConvertOpToLLVMPattern<tile::ExpandDimsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto slice = dyn_cast_or_null<SliceEncodingAttr>(
+        op.getSrc().getType().getEncoding());
+    if (!slice || slice.getParent() != op.getType().getEncoding() ||
+        slice.getDim() != op.getAxis())
+      return op.emitOpError("needs a source in the slice of its result's "
+                            "layout along the new dimension");
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// tile.addptr on tiles: addresses + offsets * element size; on scalars, a
+/// getelementptr.
+struct AddPtrOpLowering : ConvertOpToLLVMPattern<tile::AddPtrOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<tile::PointerType>(getElementTypeOrSelf(op.getType()));
+    Type pointee = getTypeConverter()->convertType(ptrType.getPointeeType());
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+          op, adaptor.getPtr().getType(), pointee, adaptor.getPtr(),
+          ValueRange{adaptor.getOffset()});
+      return success();
+    }
+    if (cast<RankedTensorType>(op.getPtr().getType()).getEncoding() !=
+        cast<RankedTensorType>(op.getOffset().getType()).getEncoding())
+      return op.emitOpError("needs the same layout for pointers and offsets");
+    auto vectorType = cast<VectorType>(adaptor.getPtr().getType());
+    Value offsets = adaptor.getOffset();
+    if (cast<VectorType>(offsets.getType()).getElementTypeBitWidth() < 64)
+      offsets = LLVM::SExtOp::create(rewriter, loc, vectorType, offsets);
+    int64_t bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
+    Value scale = LLVM::ConstantOp::create(
+        rewriter, loc, vectorType,
+        DenseElementsAttr::get(vectorType, rewriter.getI64IntegerAttr(bytes)));
+    Value scaled = LLVM::MulOp::create(rewriter, loc, offsets, scale);
+    rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, adaptor.getPtr(), scaled);
+    return success();
+  }
+};
+
+/// tile.exp(x) = exp2(x * log2(e)), computed in f32: NVPTX emits
+/// ex2.approx.f32 for llvm.exp2.f32.
+struct ExpOpLowering : ConvertOpToLLVMPattern<tile::ExpOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tile::ExpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    Type type = x.getType();
+    Type f32Type = rewriter.getF32Type();
+    if (auto vector = dyn_cast<VectorType>(type))
+      f32Type = VectorType::get(vector.getShape(), rewriter.getF32Type());
+    bool narrow = getElementTypeOrSelf(type) != rewriter.getF32Type();
+    if (narrow)
+      x = LLVM::FPExtOp::create(rewriter, loc, f32Type, x);
+    Attribute log2e = rewriter.getF32FloatAttr(1.4426950408889634);
+    if (auto vector = dyn_cast<VectorType>(f32Type))
+      log2e = DenseElementsAttr::get(vector, log2e);
+    Value scale = LLVM::ConstantOp::create(rewriter, loc, f32Type,
+                                           cast<TypedAttr>(log2e));
+    Value scaled = LLVM::FMulOp::create(rewriter, loc, x, scale);
+    Value result = LLVM::Exp2Op::create(rewriter, loc, f32Type, scaled);
+    if (narrow)
+      result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// arith.constant of a tile: only splats, which are the same in every layout.
+struct TileConstantOpLowering : ConvertOpToLLVMPattern<arith::ConstantOp> {
+  TileConstantOpLowering(LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tensorType = dyn_cast<RankedTensorType>(op.getType());
+    if (!tensorType)
+      return failure();
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!splat)
+      return op.emitOpError("is a tile constant that is not a splat; the GPU "
+                            "lowering supports splat constants only");
+    auto vectorType =
+        cast<VectorType>(getTypeConverter()->convertType(tensorType));
+    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(
+        op, vectorType,
+        DenseElementsAttr::get(vectorType, splat.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tilegpu::populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                                 RewritePatternSet &patterns,
+                                                 const LoweringInfo &info) {
+  patterns.add<FuncOpLowering>(converter, info);
+  patterns.add<ReturnOpLowering, RangeOpLowering, SplatOpLowering,
+               BroadcastOpLowering, ExpandDimsOpLowering, AddPtrOpLowering,
+               ExpOpLowering, TileConstantOpLowering,
+               GridOpLowering<tile::ProgramIdOp, NVVM::BlockIdXOp,
+                              NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+               GridOpLowering<tile::NumProgramsOp, NVVM::GridDimXOp,
+                              NVVM::GridDimYOp, NVVM::GridDimZOp>>(converter);
+}

@@ -1,0 +1,155 @@
+//===- TileToTileGPU.cpp - Give every tile a GPU layout -------------------===//
+//
+// All tiles of one rank share one blocked layout, made for the largest tile of
+// that rank, so that elementwise operations never need to move data between
+// threads. Reductions and tile.expand_dims are the places where two ranks
+// meet: there the pass inserts layout conversions to and from slice layouts,
+// which tilegpu-remove-layout-conversions mostly removes again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/Layout.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILETOTILEGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+struct ConvertTileToTileGPUPass
+    : tile::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
+  using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
+
+  void runOnOperation() override {
+    for (FuncOp func : getOperation().getOps<FuncOp>())
+      if (failed(convertKernel(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult convertKernel(FuncOp func);
+};
+} // namespace
+
+/// Calls `fn` on every tensor type of a value in `func`.
+static void forEachTensorType(FuncOp func,
+                              function_ref<void(RankedTensorType)> fn) {
+  func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        fn(tensor);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (auto tensor = dyn_cast<RankedTensorType>(arg.getType()))
+            fn(tensor);
+  });
+}
+
+LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
+  MLIRContext *context = &getContext();
+  unsigned warps = numWarps;
+  if (auto attr = func->getAttrOfType<IntegerAttr>(
+          TileDialect::getNumWarpsAttrName()))
+    warps = attr.getInt();
+  if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps))
+    return func.emitError("num-warps must be a power of two from 1 to 32, "
+                          "got ")
+           << warps;
+
+  // The largest tile of each rank decides the rank's layout.
+  DenseMap<int64_t, SmallVector<int64_t>> largest;
+  bool hasEncoding = false;
+  forEachTensorType(func, [&](RankedTensorType type) {
+    hasEncoding |= static_cast<bool>(type.getEncoding());
+    auto [it, inserted] = largest.try_emplace(type.getRank(), type.getShape());
+    int64_t size = type.getNumElements();
+    if (!inserted && size > RankedTensorType::get(it->second, type.getElementType())
+                                .getNumElements())
+      it->second.assign(type.getShape().begin(), type.getShape().end());
+  });
+  if (hasEncoding)
+    return func.emitError("kernel '")
+           << func.getSymName() << "' already has layouts";
+  for (auto &[rank, shape] : largest)
+    for (int64_t size : shape)
+      if (!llvm::isPowerOf2_64(size))
+        return func.emitError("kernel '")
+               << func.getSymName() << "' has a tile of shape "
+               << RankedTensorType::get(shape, Float32Type::get(context))
+               << "; the GPU lowering needs dimensions that are powers of two";
+
+  DenseMap<int64_t, Attribute> layouts;
+  for (auto &[rank, shape] : largest)
+    layouts[rank] = getDefaultBlockedLayout(context, shape, warps);
+
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [&](RankedTensorType type) -> std::optional<Type> {
+        if (type.getEncoding())
+          return std::nullopt;
+        auto it = layouts.find(type.getRank());
+        if (it == layouts.end())
+          return std::nullopt;
+        return RankedTensorType::get(type.getShape(), type.getElementType(),
+                                     it->second);
+      });
+  replacer.recursivelyReplaceElementsIn(func, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+
+  // Constants hold their value as a property, which the replacer does not
+  // visit: give the value the new type.
+  func.walk([&](arith::ConstantOp constant) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (dense && dense.getType() != constant.getType())
+      constant.setValueAttr(
+          dense.reshape(cast<ShapedType>(constant.getType())));
+  });
+
+  // A reduction to a tile produces the slice of its source's layout...
+  OpBuilder builder(context);
+  func.walk([&](ReduceOp reduce) {
+    auto resultType = dyn_cast<RankedTensorType>(reduce.getType());
+    if (!resultType)
+      return;
+    auto parent = cast<BlockedEncodingAttr>(
+        reduce.getSrc().getType().getEncoding());
+    auto sliceType = RankedTensorType::get(
+        resultType.getShape(), resultType.getElementType(),
+        SliceEncodingAttr::get(context, reduce.getAxis(), parent));
+    reduce.getResult().setType(sliceType);
+    builder.setInsertionPointAfter(reduce);
+    auto convert = ConvertLayoutOp::create(builder, reduce.getLoc(),
+                                           resultType, reduce.getResult());
+    reduce.getResult().replaceAllUsesExcept(convert.getResult(), convert);
+  });
+  // ...and expand_dims turns the slice of its result's layout into it.
+  func.walk([&](ExpandDimsOp expand) {
+    auto parent = cast<BlockedEncodingAttr>(expand.getType().getEncoding());
+    RankedTensorType srcType = expand.getSrc().getType();
+    auto sliceType = RankedTensorType::get(
+        srcType.getShape(), srcType.getElementType(),
+        SliceEncodingAttr::get(context, expand.getAxis(), parent));
+    builder.setInsertionPoint(expand);
+    auto convert = ConvertLayoutOp::create(builder, expand.getLoc(), sliceType,
+                                           expand.getSrc());
+    expand.getSrcMutable().assign(convert.getResult());
+  });
+
+  func->setAttr(TileGPUDialect::getNumWarpsAttrName(),
+                builder.getI32IntegerAttr(warps));
+  return success();
+}

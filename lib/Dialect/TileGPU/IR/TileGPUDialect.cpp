@@ -1,0 +1,229 @@
+//===- TileGPUDialect.cpp - The tilegpu dialect ---------------------------===//
+//
+// Registration, the verifiers of the layout attributes, and the layout
+// conversion operation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/Layout.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+namespace {
+/// Prints layouts as aliases (#blocked, #blocked1, #slice, ...) at the top of
+/// the file instead of in full at every use.
+struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SliceEncodingAttr>(attr)) {
+      os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
+void TileGPUDialect::initialize() {
+  registerAttributes();
+  addInterfaces<TileGPUOpAsmInterface>();
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
+      >();
+}
+
+void TileGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+static int64_t product(ArrayRef<unsigned> values) {
+  int64_t result = 1;
+  for (unsigned v : values)
+    result *= v;
+  return result;
+}
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0)
+    return emitError() << "a blocked layout needs at least one dimension";
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and "
+                          "order must all have the layout's rank ("
+                       << rank << ")";
+  SmallVector<bool> seen(rank, false);
+  for (unsigned d : order) {
+    if (d >= rank || seen[d])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[d] = true;
+  }
+  for (auto [name, values] :
+       {std::pair<StringRef, ArrayRef<unsigned>>{"sizePerThread",
+                                                 sizePerThread},
+        {"threadsPerWarp", threadsPerWarp},
+        {"warpsPerCTA", warpsPerCTA}})
+    for (unsigned v : values)
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << name << " must hold powers of two, got " << v;
+  if (product(threadsPerWarp) != TileGPUDialect::kThreadsPerWarp)
+    return emitError() << "threadsPerWarp must multiply to "
+                       << TileGPUDialect::kThreadsPerWarp << " (a warp), got "
+                       << product(threadsPerWarp);
+  return success();
+}
+
+unsigned BlockedEncodingAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+
+/// A layout needs power-of-two dimensions: it maps bits to bits.
+static LogicalResult
+verifyPowerOfTwoShape(ArrayRef<int64_t> shape,
+                      function_ref<InFlightDiagnostic()> emitError) {
+  for (int64_t size : shape)
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return emitError() << "a tile with a layout needs dimensions that are "
+                            "powers of two, got "
+                         << size;
+  return success();
+}
+
+LogicalResult BlockedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != getRank())
+    return emitError() << "a rank-" << getRank()
+                       << " blocked layout cannot lay out a rank-"
+                       << shape.size() << " tile";
+  return verifyPowerOfTwoShape(shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, BlockedEncodingAttr parent) {
+  if (dim >= parent.getRank())
+    return emitError() << "slice dimension " << dim
+                       << " is out of range for a rank-" << parent.getRank()
+                       << " parent";
+  return success();
+}
+
+LogicalResult SliceEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() + 1 != getParent().getRank())
+    return emitError() << "a slice of a rank-" << getParent().getRank()
+                       << " layout lays out rank-"
+                       << getParent().getRank() - 1 << " tiles, not rank-"
+                       << shape.size();
+  return verifyPowerOfTwoShape(shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// The num_warps attribute
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  if (attr.getName() != getNumWarpsAttrName())
+    return op->emitError() << "unknown tilegpu attribute '"
+                           << attr.getName().getValue() << "'";
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getInt() <= 0 || value.getInt() > 32 ||
+      !llvm::isPowerOf2_64(value.getInt()))
+    return op->emitError() << "'" << getNumWarpsAttrName()
+                           << "' must be a power of two from 1 to 32, got "
+                           << attr.getValue();
+  // Every layout in the kernel spreads the tile over exactly this many warps.
+  int64_t numWarps = value.getInt();
+  WalkResult result = op->walk([&](Operation *inner) {
+    for (Type type : inner->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.getEncoding())
+        continue;
+      BlockedEncodingAttr blocked =
+          dyn_cast<BlockedEncodingAttr>(tensor.getEncoding());
+      if (auto slice = dyn_cast<SliceEncodingAttr>(tensor.getEncoding()))
+        blocked = slice.getParent();
+      if (blocked && blocked.getNumWarps() != numWarps) {
+        inner->emitOpError("has a layout over ")
+            << blocked.getNumWarps() << " warps in a kernel of " << numWarps
+            << " warps";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertLayoutOp::verify() {
+  RankedTensorType srcType = getSrc().getType(), resultType = getType();
+  if (srcType.getShape() != resultType.getShape() ||
+      srcType.getElementType() != resultType.getElementType())
+    return emitOpError("changes the tile ")
+           << srcType << " into " << resultType
+           << "; only the layout may change";
+  if (!srcType.getEncoding() || !resultType.getEncoding())
+    return emitOpError("converts between layouts; both types need one");
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  // convert(convert(x)) -> convert(x)
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  // A constant splat is the same in every layout.
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getSrc()))
+    return splat.reshape(getType());
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -1,0 +1,102 @@
+//===- Pipelines.cpp - The tile-to-ptx pipeline ---------------------------===//
+//
+// The stages, as tile-opt --tile-to-ptx --mlir-print-ir-after-all shows them:
+//
+//   tile        canonicalize, cse
+//   tilegpu     convert-tile-to-tilegpu, tilegpu-coalesce,
+//               tilegpu-remove-layout-conversions, canonicalize, cse
+//   LLVM/NVVM   convert-scf-to-cf, convert-tilegpu-to-llvm, canonicalize, cse,
+//               ensure-debug-info-scope-on-llvm-func (line info),
+//               reconcile-unrealized-casts
+//   PTX         nvvm-attach-target, gpu-module-to-binary (MLIR's NVVM target:
+//               LLVM's NVPTX backend; ptxas for a cubin), tile-dump-ptx
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipelines/Pipelines.h"
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                  const TileToPTXOptions &options) {
+  // tile
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // tilegpu
+  ConvertTileToTileGPUOptions layoutOptions;
+  layoutOptions.numWarps = options.numWarps;
+  pm.addPass(createConvertTileToTileGPU(layoutOptions));
+  pm.addPass(tilegpu::createTileGPUCoalesce());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // LLVM and NVVM
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertTileGPUToLLVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (options.lineInfo) {
+    // .loc and .file directives only: full debug info would make the PTX
+    // target "debug" and its sections would weigh on the JIT.
+    LLVM::DIScopeForLLVMFuncOpPassOptions debug;
+    debug.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(debug));
+  }
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  // PTX
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format == "cubin" ? "bin" : "isa";
+  binary.toolkitPath = options.cudaPath;
+  if (options.lineInfo && options.format == "cubin")
+    binary.cmdOptions = "-lineinfo";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (!options.dumpPTX.empty()) {
+    TileDumpPTXOptions dump;
+    dump.output = options.dumpPTX;
+    pm.addPass(createTileDumpPTX(dump));
+  }
+}
+
+void tile::registerTileToPTXPipeline() {
+  PassPipelineRegistration<TileToPTXOptions>(
+      "tile-to-ptx",
+      "Compile tile kernels to PTX (or a cubin) for NVIDIA GPUs",
+      [](OpPassManager &pm, const TileToPTXOptions &options) {
+        buildTileToPTXPipeline(pm, options);
+      });
+}
+
+void tile::registerTileToPTXDependencies(DialectRegistry &registry) {
+  registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
