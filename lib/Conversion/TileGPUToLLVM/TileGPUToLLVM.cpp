@@ -26,6 +26,7 @@
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,6 +35,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
@@ -175,6 +177,12 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
       info.sharedGlobal[func.getSymName()] = name;
     }
   }
+
+  // Integer divisions that round up or down become plain divisions first.
+  RewritePatternSet expand(context);
+  arith::populateCeilFloorDivExpandOpsPatterns(expand);
+  if (failed(applyPatternsGreedily(gpuModule, std::move(expand))))
+    return signalPassFailure();
 
   LowerToLLVMOptions options(context);
   LLVMTypeConverter converter(context, options);

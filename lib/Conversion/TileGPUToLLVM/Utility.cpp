@@ -89,7 +89,7 @@ Value mlir::tilegpu::getSharedAddress(OpBuilder &b, Location loc, Operation *op,
                                       const LoweringInfo &info,
                                       Value byteOffset) {
   auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-  StringRef name = info.sharedGlobal.lookup(func.getSymName());
+  std::string name = info.sharedGlobal.lookup(func.getSymName());
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(b, loc, ptrType, name);
   int64_t offset = info.sharedOffset.lookup(op);
