@@ -3,6 +3,7 @@
 #include "tile/Analysis/AxisInfo.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -270,7 +271,7 @@ std::optional<AxisInfo> Transfer::visit() {
       .Case([&](arith::SelectOp) { return visitSelect(); })
       .Case<arith::AndIOp, arith::OrIOp>([&](auto) { return visitLogic(); })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-            arith::IndexCastOp>(
+            arith::IndexCastOp, tilegpu::ConvertLayoutOp>(
           [&](auto) -> std::optional<AxisInfo> { return in(0); })
       .Default([](Operation *) { return std::nullopt; });
 }

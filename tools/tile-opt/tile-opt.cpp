@@ -33,6 +33,10 @@
 
 using namespace mlir;
 
+namespace mlir::tile::test {
+void registerTestAxisInfoPass();
+} // namespace mlir::tile::test
+
 static llvm::cl::list<std::string>
     defines("D",
             llvm::cl::desc("Set a specialization parameter that the kernel "
@@ -59,6 +63,7 @@ int main(int argc, char **argv) {
   registerGpuNVVMAttachTarget();
   registerGpuModuleToBinaryPass();
   LLVM::registerDIScopeForLLVMFuncOpPass();
+  tile::test::registerTestAxisInfoPass();
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);

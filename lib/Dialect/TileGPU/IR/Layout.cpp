@@ -135,8 +135,9 @@ Attribute mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
   sizePerThread[order[0]] = std::max<int64_t>(
       1, std::min<int64_t>(sizePerThreadFastest, shape[order[0]]));
 
-  // Spread the lanes, then the warps, fastest dimension first, over what the
-  // previous level left uncovered; what remains replicates along order[0].
+  // Spread the lanes, fastest dimension first, then the warps, over what the
+  // previous level left uncovered; what remains replicates along the first
+  // dimension visited.
   auto spread = [&](unsigned count, SmallVectorImpl<unsigned> &result,
                     auto covered) {
     unsigned remaining = count;
@@ -151,9 +152,14 @@ Attribute mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
   };
   spread(TileGPUDialect::kThreadsPerWarp, threadsPerWarp,
          [&](unsigned d) { return int64_t(sizePerThread[d]); });
+  // Warps go to the slowest dimension first: a reduction along the fastest
+  // (contiguous) dimension then stays within a warp, with no shared memory.
+  SmallVector<unsigned> fastOrder(order);
+  std::reverse(order.begin(), order.end());
   spread(numWarps, warpsPerCTA, [&](unsigned d) {
     return int64_t(sizePerThread[d]) * threadsPerWarp[d];
   });
+  order = fastOrder;
   return BlockedEncodingAttr::get(context, sizePerThread, threadsPerWarp,
                                   warpsPerCTA, order);
 }

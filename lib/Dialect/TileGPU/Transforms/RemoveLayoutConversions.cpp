@@ -67,15 +67,16 @@ struct RematerializeInTargetLayout : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-/// convert(f(x, y)) -> f(convert(x), convert(y)) for an elementwise f used
-/// only by the conversion, when at most one of the new conversions is not
-/// free: the conversion moves up, towards values made in place.
+/// convert(f(x, y)) -> f(convert(x), convert(y)) for an elementwise f, when
+/// at most one of the new conversions is not free (none, if f has other
+/// uses and must stay): the conversion moves up, towards values made in
+/// place.
 struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp convert,
                                 PatternRewriter &rewriter) const override {
     Operation *src = convert.getSrc().getDefiningOp();
-    if (!src || src->getNumResults() != 1 || !src->hasOneUse() ||
+    if (!src || src->getNumResults() != 1 ||
         !src->hasTrait<OpTrait::Elementwise>() || src->getNumRegions() != 0)
       return failure();
     Attribute layout = convert.getType().getEncoding();
@@ -84,7 +85,9 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
       if (isa<RankedTensorType>(operand.getType()) &&
           !isFreeInAnyLayout(operand))
         ++costly;
-    if (costly > 1)
+    // With other uses, the op stays and a copy is made in the new layout:
+    // worth it only if the copy's operands are all free.
+    if (costly > (src->hasOneUse() ? 1 : 0))
       return failure();
 
     IRMapping mapping;
@@ -100,7 +103,8 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
     Operation *clone = rewriter.clone(*src, mapping);
     clone->getResult(0).setType(convert.getType());
     rewriter.replaceOp(convert, clone->getResults());
-    rewriter.eraseOp(src);
+    if (src->use_empty())
+      rewriter.eraseOp(src);
     return success();
   }
 };

@@ -79,9 +79,10 @@ int64_t getElementsPerThread(Type type);
 
 /// A blocked layout for tiles of `shape` on `numWarps` warps: a thread holds
 /// `sizePerThreadFastest` consecutive elements along the fastest dimension
-/// (capped by the shape); lanes, then warps, spread over the dimensions in
-/// `order` (fastest first; by default the last dimension first), and what
-/// the shape leaves over replicates along the fastest dimension.
+/// (capped by the shape); lanes spread over the dimensions in `order`
+/// (fastest first; by default the last dimension first), warps over the
+/// dimensions in the reverse order (so that reductions along the fastest
+/// dimension stay within a warp).
 Attribute getDefaultBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
                                   unsigned numWarps,
                                   unsigned sizePerThreadFastest = 1,
