@@ -116,10 +116,10 @@ std::optional<AxisInfo> Transfer::visitConstant(arith::ConstantOp constant) {
   if (!value)
     return std::nullopt;
   bool isTile = isa<RankedTensorType>(constant.getType());
-  return AxisInfo(SmallVector<int64_t>(shape.size(), 1),
-                  SmallVector<int64_t>(shape.size(),
-                                       highestPowerOfTwoDivisor(*value)),
-                  isTile ? shape : SmallVector<int64_t>{1}, value);
+  return AxisInfo(
+      SmallVector<int64_t>(shape.size(), 1),
+      SmallVector<int64_t>(shape.size(), highestPowerOfTwoDivisor(*value)),
+      isTile ? shape : SmallVector<int64_t>{1}, value);
 }
 
 /// a + b, a - b, and pointer + offset (`scale` bytes per offset unit).
@@ -130,10 +130,11 @@ std::optional<AxisInfo> Transfer::visitAdd(bool isSub, int64_t scale) {
     // Consecutive plus constant is consecutive (not so if subtracted).
     int64_t contig = std::gcd(a.getContiguity(d), b.getConstancy(d));
     if (!isSub)
-      contig = std::max(contig, std::gcd(a.getConstancy(d), b.getContiguity(d)));
+      contig =
+          std::max(contig, std::gcd(a.getConstancy(d), b.getContiguity(d)));
     contiguity.push_back(contig);
-    int64_t bDiv = std::min(b.getDivisibility(d) * scale,
-                            AxisInfo::kMaxDivisibility);
+    int64_t bDiv =
+        std::min(b.getDivisibility(d) * scale, AxisInfo::kMaxDivisibility);
     divisibility.push_back(std::gcd(a.getDivisibility(d), bDiv));
     constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
   }
@@ -154,9 +155,8 @@ std::optional<AxisInfo> Transfer::visitMul() {
     else if (a.getConstant() == 1)
       contig = b.getContiguity(d);
     contiguity.push_back(contig);
-    divisibility.push_back(std::min(
-        a.getDivisibility(d) * b.getDivisibility(d),
-        AxisInfo::kMaxDivisibility));
+    divisibility.push_back(std::min(a.getDivisibility(d) * b.getDivisibility(d),
+                                    AxisInfo::kMaxDivisibility));
     constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
   }
   std::optional<int64_t> constant;
@@ -194,15 +194,15 @@ std::optional<AxisInfo> Transfer::visitSelect() {
   for (int64_t d = 0; d < rank(); ++d) {
     bool uniform = c.getRank() == 1 && c.getConstancy(0) == 1 &&
                    !isa<RankedTensorType>(op->getOperand(0).getType());
-    bool wholeDim = uniform || (c.getRank() == rank() &&
-                                c.getConstancy(d) >= shape[d]);
+    bool wholeDim =
+        uniform || (c.getRank() == rank() && c.getConstancy(d) >= shape[d]);
     contiguity.push_back(
         wholeDim ? std::min(a.getContiguity(d), b.getContiguity(d)) : 1);
     divisibility.push_back(
         std::gcd(a.getDivisibility(d), b.getDivisibility(d)));
     int64_t cConst = c.getRank() == rank() ? c.getConstancy(d) : shape[d];
-    constancy.push_back(std::gcd(
-        cConst, std::gcd(a.getConstancy(d), b.getConstancy(d))));
+    constancy.push_back(
+        std::gcd(cConst, std::gcd(a.getConstancy(d), b.getConstancy(d))));
   }
   return AxisInfo(contiguity, divisibility, constancy);
 }
@@ -256,11 +256,11 @@ std::optional<AxisInfo> Transfer::visit() {
         contiguity.insert(contiguity.begin() + axis, 1);
         divisibility.insert(divisibility.begin() + axis, minDiv);
         constancy.insert(constancy.begin() + axis, 1);
-        return AxisInfo(contiguity, divisibility, constancy,
-                        src.getConstant());
+        return AxisInfo(contiguity, divisibility, constancy, src.getConstant());
       })
       .Case([&](AddPtrOp addptr) {
-        auto ptrType = cast<PointerType>(getElementTypeOrSelf(addptr.getType()));
+        auto ptrType =
+            cast<PointerType>(getElementTypeOrSelf(addptr.getType()));
         int64_t bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
         return visitAdd(/*isSub=*/false, bytes);
       })
@@ -270,8 +270,8 @@ std::optional<AxisInfo> Transfer::visit() {
       .Case([&](arith::CmpIOp) { return visitCmp(); })
       .Case([&](arith::SelectOp) { return visitSelect(); })
       .Case<arith::AndIOp, arith::OrIOp>([&](auto) { return visitLogic(); })
-      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-            arith::IndexCastOp, tilegpu::ConvertLayoutOp>(
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
+            tilegpu::ConvertLayoutOp>(
           [&](auto) -> std::optional<AxisInfo> { return in(0); })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -294,10 +294,9 @@ AxisInfoAnalysis::visitOperation(Operation *op,
   if (op->getNumResults() == 1)
     info = Transfer(op, inputs).visit();
   for (auto [result, lattice] : llvm::zip(op->getResults(), results))
-    propagateIfChanged(lattice,
-                       lattice->join(info ? *info
-                                          : AxisInfo::getPessimistic(
-                                                result.getType())));
+    propagateIfChanged(lattice, lattice->join(info ? *info
+                                                   : AxisInfo::getPessimistic(
+                                                         result.getType())));
   return success();
 }
 
@@ -363,11 +362,11 @@ int64_t AxisInfoResult::getAccessWidth(Value ptr, Value mask,
     return 1;
   int64_t bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
   AxisInfo info = get(ptr);
-  int64_t width = std::min({info.getContiguity(dim),
-                            std::max<int64_t>(1, info.getDivisibility(dim) /
-                                                     bytes),
-                            16 / bytes});
+  int64_t width = std::min(
+      {info.getContiguity(dim),
+       std::max<int64_t>(1, info.getDivisibility(dim) / bytes), 16 / bytes});
   if (mask)
     width = std::min(width, get(mask).getConstancy(dim));
-  return std::max<int64_t>(1, static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(width))));
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(width))));
 }

@@ -86,8 +86,7 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
 
 void tile::registerTileToPTXPipeline() {
   PassPipelineRegistration<TileToPTXOptions>(
-      "tile-to-ptx",
-      "Compile tile kernels to PTX (or a cubin) for NVIDIA GPUs",
+      "tile-to-ptx", "Compile tile kernels to PTX (or a cubin) for NVIDIA GPUs",
       [](OpPassManager &pm, const TileToPTXOptions &options) {
         buildTileToPTXPipeline(pm, options);
       });

@@ -39,8 +39,8 @@ public:
            SmallVector<int64_t> constancy,
            std::optional<int64_t> constant = std::nullopt)
       : contiguity(std::move(contiguity)),
-        divisibility(std::move(divisibility)),
-        constancy(std::move(constancy)), constant(constant) {}
+        divisibility(std::move(divisibility)), constancy(std::move(constancy)),
+        constant(constant) {}
 
   /// What is known of a value nothing is known about.
   static AxisInfo getPessimistic(Type type);
@@ -57,8 +57,8 @@ public:
 
   bool operator==(const AxisInfo &other) const {
     return contiguity == other.contiguity &&
-           divisibility == other.divisibility &&
-           constancy == other.constancy && constant == other.constant;
+           divisibility == other.divisibility && constancy == other.constancy &&
+           constant == other.constant;
   }
   void print(raw_ostream &os) const;
 

@@ -38,7 +38,8 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     if (src.lane == dst.lane && src.warp == dst.warp) {
       SmallVector<int32_t> indices;
       for (int64_t r = 0; r < dst.getNumRegisters(); ++r) {
-        std::optional<int64_t> from = src.getRegisterAt(dst.getRegisterCoords(r));
+        std::optional<int64_t> from =
+            src.getRegisterAt(dst.getRegisterCoords(r));
         if (!from)
           return op.emitOpError("cannot permute registers between these "
                                 "layouts");
@@ -52,8 +53,8 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     // Through shared memory, at row-major indices. i1 travels as i8.
     auto vectorType = cast<VectorType>(adaptor.getSrc().getType());
     Type elementType = vectorType.getElementType();
-    Type memoryType = elementType.isInteger(1) ? rewriter.getI8Type()
-                                               : elementType;
+    Type memoryType =
+        elementType.isInteger(1) ? rewriter.getI8Type() : elementType;
     int64_t bytes = memoryType.getIntOrFloatBitWidth() / 8;
     ArrayRef<int64_t> shape = op.getType().getShape();
     SmallVector<int64_t> strides(shape.size(), 1);
@@ -76,8 +77,8 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
       return index;
     };
     auto addressOf = [&](Value base, int64_t registerIndex) {
-      Value index = LLVM::AddOp::create(rewriter, loc, base,
-                                        createI32(rewriter, loc, registerIndex));
+      Value index = LLVM::AddOp::create(
+          rewriter, loc, base, createI32(rewriter, loc, registerIndex));
       index = LLVM::MulOp::create(rewriter, loc, index,
                                   createI32(rewriter, loc, bytes));
       return getSharedAddress(rewriter, loc, op, info, index);
@@ -89,9 +90,9 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
       Value stored = value;
       if (memoryType != elementType)
         stored = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-      LLVM::StoreOp::create(rewriter, loc, stored,
-                            addressOf(srcBase, linear(src.getRegisterCoords(r))),
-                            bytes);
+      LLVM::StoreOp::create(
+          rewriter, loc, stored,
+          addressOf(srcBase, linear(src.getRegisterCoords(r))), bytes);
     }
     NVVM::Barrier0Op::create(rewriter, loc);
     Value dstBase = threadLinear(dst);

@@ -51,10 +51,10 @@ static SmallVector<Value> toWords(OpBuilder &b, Location loc,
                                   ArrayRef<Value> elements,
                                   const WordLayout &words) {
   Type elementType = elements.front().getType();
-  auto groupType = VectorType::get({static_cast<int64_t>(elements.size())},
-                                   elementType);
-  auto wordType = VectorType::get({words.numWords},
-                                  b.getIntegerType(words.wordBits));
+  auto groupType =
+      VectorType::get({static_cast<int64_t>(elements.size())}, elementType);
+  auto wordType =
+      VectorType::get({words.numWords}, b.getIntegerType(words.wordBits));
   Value group = packVector(b, loc, groupType, elements);
   Value asWords = LLVM::BitcastOp::create(b, loc, wordType, group);
   return unpackVector(b, loc, asWords);
@@ -214,8 +214,8 @@ struct LoadOpLowering : ConvertOpToLLVMPattern<tile::LoadOp> {
         other.push_back(adaptor.getOther());
       Value result =
           adaptor.getMask()
-              ? emitPredicatedLoad(rewriter, loc, toAddress(rewriter, loc,
-                                                            adaptor.getPtr()),
+              ? emitPredicatedLoad(rewriter, loc,
+                                   toAddress(rewriter, loc, adaptor.getPtr()),
                                    adaptor.getMask(), other, elementType, 1)[0]
               : emitLoad(rewriter, loc, adaptor.getPtr(), elementType, 1)[0];
       rewriter.replaceOp(op, result);
@@ -224,7 +224,8 @@ struct LoadOpLowering : ConvertOpToLLVMPattern<tile::LoadOp> {
     int64_t width = info.accessWidth.lookup(op);
     if (width < 1)
       width = 1;
-    SmallVector<Value> addresses = unpackVector(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> addresses =
+        unpackVector(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> masks, others;
     if (adaptor.getMask())
       masks = unpackVector(rewriter, loc, adaptor.getMask());
@@ -236,11 +237,11 @@ struct LoadOpLowering : ConvertOpToLLVMPattern<tile::LoadOp> {
       if (masks.empty()) {
         group = emitLoad(rewriter, loc, addresses[g], elementType, width);
       } else {
-        ArrayRef<Value> other =
-            others.empty() ? ArrayRef<Value>()
-                           : ArrayRef<Value>(others).slice(g, width);
-        group = emitPredicatedLoad(rewriter, loc, addresses[g], masks[g],
-                                   other, elementType, width);
+        ArrayRef<Value> other = others.empty()
+                                    ? ArrayRef<Value>()
+                                    : ArrayRef<Value>(others).slice(g, width);
+        group = emitPredicatedLoad(rewriter, loc, addresses[g], masks[g], other,
+                                   elementType, width);
       }
       results.append(group.begin(), group.end());
     }
@@ -299,7 +300,8 @@ struct StoreOpLowering : ConvertOpToLLVMPattern<tile::StoreOp> {
     }
 
     int64_t width = std::max<int64_t>(1, info.accessWidth.lookup(op));
-    SmallVector<Value> addresses = unpackVector(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> addresses =
+        unpackVector(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getValue());
     SmallVector<Value> masks;
     if (adaptor.getMask())

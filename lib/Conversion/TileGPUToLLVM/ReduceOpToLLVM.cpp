@@ -94,8 +94,8 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
     auto shfl = [&](Value v) {
       return NVVM::ShflOp::create(b, loc, i32, createI32(b, loc, -1), v,
                                   createI32(b, loc, laneMask),
-                                  createI32(b, loc, 0x1f),
-                                  NVVM::ShflKind::bfly, UnitAttr())
+                                  createI32(b, loc, 0x1f), NVVM::ShflKind::bfly,
+                                  UnitAttr())
           .getResult();
     };
     if (type.getIntOrFloatBitWidth() == 64) {
@@ -107,10 +107,12 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
       return LLVM::BitcastOp::create(b, loc, type,
                                      packVector(b, loc, pair, halves));
     }
-    Value asInt = type == i32 ? value : LLVM::BitcastOp::create(b, loc, i32, value);
+    Value asInt =
+        type == i32 ? value : LLVM::BitcastOp::create(b, loc, i32, value);
     Value shuffled = shfl(asInt);
-    return type == i32 ? shuffled
-                       : LLVM::BitcastOp::create(b, loc, type, shuffled).getResult();
+    return type == i32
+               ? shuffled
+               : LLVM::BitcastOp::create(b, loc, type, shuffled).getResult();
   }
 
   LogicalResult
@@ -192,9 +194,9 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
       int64_t axisMask = 0;
       for (int64_t bit : warpBits)
         axisMask |= int64_t(1) << bit;
-      Value baseWarp = LLVM::AndOp::create(rewriter, loc,
-                                           getWarpId(rewriter, loc),
-                                           createI32(rewriter, loc, ~axisMask));
+      Value baseWarp =
+          LLVM::AndOp::create(rewriter, loc, getWarpId(rewriter, loc),
+                              createI32(rewriter, loc, ~axisMask));
       Value lane = getLaneId(rewriter, loc);
       for (auto [out, v] : llvm::enumerate(acc)) {
         Value total;
@@ -210,8 +212,8 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
           thread = LLVM::OrOp::create(rewriter, loc, thread, lane);
           Value partial = LLVM::LoadOp::create(rewriter, loc, accType,
                                                addressOf(thread, out), bytes);
-          total = total ? combine(rewriter, loc, kind, total, partial)
-                        : partial;
+          total =
+              total ? combine(rewriter, loc, kind, total, partial) : partial;
         }
         v = total;
       }

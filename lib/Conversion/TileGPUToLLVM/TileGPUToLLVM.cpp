@@ -112,9 +112,8 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
       return;
     }
     int dim = bits.reg.front().dim;
-    info.accessWidth[op] =
-        std::min(axisInfo.getAccessWidth(ptr, mask, dim),
-                 bits.getContiguousRegisters(dim));
+    info.accessWidth[op] = std::min(axisInfo.getAccessWidth(ptr, mask, dim),
+                                    bits.getContiguousRegisters(dim));
   };
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<tile::LoadOp>(op))

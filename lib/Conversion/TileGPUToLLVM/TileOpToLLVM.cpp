@@ -9,7 +9,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
-
 using namespace mlir;
 using namespace mlir::tilegpu;
 
@@ -36,10 +35,11 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
                                            func.getSymName(), type);
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
-    int64_t threads =
-        info.numWarps.lookup(func.getSymName()) * TileGPUDialect::kThreadsPerWarp;
-    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-                    rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+    int64_t threads = info.numWarps.lookup(func.getSymName()) *
+                      TileGPUDialect::kThreadsPerWarp;
+    kernel->setAttr(
+        NVVM::NVVMDialect::getMaxntidAttrName(),
+        rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
                                            *getTypeConverter(), &signature)))
@@ -106,9 +106,9 @@ struct RangeOpLowering : ConvertOpToLLVMPattern<tile::RangeOp> {
     thread = LLVM::AddOp::create(
         rewriter, loc, thread,
         createI32(rewriter, loc, static_cast<int32_t>(op.getStart())));
-    Value splat = packVector(
-        rewriter, loc, vectorType,
-        SmallVector<Value>(vectorType.getNumElements(), thread));
+    Value splat =
+        packVector(rewriter, loc, vectorType,
+                   SmallVector<Value>(vectorType.getNumElements(), thread));
     rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, splat, perRegister);
     return success();
   }
@@ -128,8 +128,9 @@ struct SplatOpLowering : ConvertOpToLLVMPattern<tile::SplatOp> {
       scalar = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                         scalar);
     rewriter.replaceOp(
-        op, packVector(rewriter, loc, vectorType,
-                       SmallVector<Value>(vectorType.getNumElements(), scalar)));
+        op,
+        packVector(rewriter, loc, vectorType,
+                   SmallVector<Value>(vectorType.getNumElements(), scalar)));
     return success();
   }
 };
@@ -193,9 +194,9 @@ struct AddPtrOpLowering : ConvertOpToLLVMPattern<tile::AddPtrOp> {
     auto ptrType = cast<tile::PointerType>(getElementTypeOrSelf(op.getType()));
     Type pointee = getTypeConverter()->convertType(ptrType.getPointeeType());
     if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-          op, adaptor.getPtr().getType(), pointee, adaptor.getPtr(),
-          ValueRange{adaptor.getOffset()});
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, adaptor.getPtr().getType(),
+                                               pointee, adaptor.getPtr(),
+                                               ValueRange{adaptor.getOffset()});
       return success();
     }
     if (cast<RankedTensorType>(op.getPtr().getType()).getEncoding() !=

@@ -25,18 +25,21 @@ Value mlir::tilegpu::getThreadId(OpBuilder &b, Location loc) {
 }
 
 Value mlir::tilegpu::getLaneId(OpBuilder &b, Location loc) {
-  return LLVM::AndOp::create(b, loc, getThreadId(b, loc),
-                             createI32(b, loc, TileGPUDialect::kThreadsPerWarp - 1));
+  return LLVM::AndOp::create(
+      b, loc, getThreadId(b, loc),
+      createI32(b, loc, TileGPUDialect::kThreadsPerWarp - 1));
 }
 
 Value mlir::tilegpu::getWarpId(OpBuilder &b, Location loc) {
-  return LLVM::LShrOp::create(b, loc, getThreadId(b, loc), createI32(b, loc, 5));
+  return LLVM::LShrOp::create(b, loc, getThreadId(b, loc),
+                              createI32(b, loc, 5));
 }
 
 /// Adds to `coords` the coordinate bits that the set bits of `id` select,
 /// one run of consecutive bits at a time.
 static void addIdBits(OpBuilder &b, Location loc, Value id,
-                      ArrayRef<LayoutBit> bits, SmallVectorImpl<Value> &coords) {
+                      ArrayRef<LayoutBit> bits,
+                      SmallVectorImpl<Value> &coords) {
   for (size_t i = 0; i < bits.size();) {
     if (bits[i].isFree()) {
       ++i;
@@ -51,7 +54,8 @@ static void addIdBits(OpBuilder &b, Location loc, Value id,
     field = LLVM::AndOp::create(b, loc, field,
                                 createI32(b, loc, (int64_t(1) << (j - i)) - 1));
     if (bits[i].bit)
-      field = LLVM::ShlOp::create(b, loc, field, createI32(b, loc, bits[i].bit));
+      field =
+          LLVM::ShlOp::create(b, loc, field, createI32(b, loc, bits[i].bit));
     Value &coord = coords[bits[i].dim];
     coord = LLVM::OrOp::create(b, loc, coord, field);
     i = j;
@@ -71,8 +75,8 @@ SmallVector<Value> mlir::tilegpu::unpackVector(OpBuilder &b, Location loc,
   auto type = cast<VectorType>(vector.getType());
   SmallVector<Value> elements;
   for (int64_t i = 0; i < type.getNumElements(); ++i)
-    elements.push_back(LLVM::ExtractElementOp::create(
-        b, loc, vector, createI32(b, loc, i)));
+    elements.push_back(
+        LLVM::ExtractElementOp::create(b, loc, vector, createI32(b, loc, i)));
   return elements;
 }
 
@@ -93,7 +97,8 @@ Value mlir::tilegpu::getSharedAddress(OpBuilder &b, Location loc, Operation *op,
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(b, loc, ptrType, name);
   int64_t offset = info.sharedOffset.lookup(op);
-  Value total = LLVM::AddOp::create(b, loc, byteOffset, createI32(b, loc, offset));
+  Value total =
+      LLVM::AddOp::create(b, loc, byteOffset, createI32(b, loc, offset));
   return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                              ValueRange{total});
 }

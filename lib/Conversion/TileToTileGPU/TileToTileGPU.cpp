@@ -61,8 +61,8 @@ static void forEachTensorType(FuncOp func,
 LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
   MLIRContext *context = &getContext();
   unsigned warps = numWarps;
-  if (auto attr = func->getAttrOfType<IntegerAttr>(
-          TileDialect::getNumWarpsAttrName()))
+  if (auto attr =
+          func->getAttrOfType<IntegerAttr>(TileDialect::getNumWarpsAttrName()))
     warps = attr.getInt();
   if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps))
     return func.emitError("num-warps must be a power of two from 1 to 32, "
@@ -76,8 +76,9 @@ LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
     hasEncoding |= static_cast<bool>(type.getEncoding());
     auto [it, inserted] = largest.try_emplace(type.getRank(), type.getShape());
     int64_t size = type.getNumElements();
-    if (!inserted && size > RankedTensorType::get(it->second, type.getElementType())
-                                .getNumElements())
+    if (!inserted &&
+        size > RankedTensorType::get(it->second, type.getElementType())
+                   .getNumElements())
       it->second.assign(type.getShape().begin(), type.getShape().end());
   });
   if (hasEncoding)
@@ -96,16 +97,15 @@ LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
     layouts[rank] = getDefaultBlockedLayout(context, shape, warps);
 
   AttrTypeReplacer replacer;
-  replacer.addReplacement(
-      [&](RankedTensorType type) -> std::optional<Type> {
-        if (type.getEncoding())
-          return std::nullopt;
-        auto it = layouts.find(type.getRank());
-        if (it == layouts.end())
-          return std::nullopt;
-        return RankedTensorType::get(type.getShape(), type.getElementType(),
-                                     it->second);
-      });
+  replacer.addReplacement([&](RankedTensorType type) -> std::optional<Type> {
+    if (type.getEncoding())
+      return std::nullopt;
+    auto it = layouts.find(type.getRank());
+    if (it == layouts.end())
+      return std::nullopt;
+    return RankedTensorType::get(type.getShape(), type.getElementType(),
+                                 it->second);
+  });
   replacer.recursivelyReplaceElementsIn(func, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
@@ -125,15 +125,15 @@ LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
     auto resultType = dyn_cast<RankedTensorType>(reduce.getType());
     if (!resultType)
       return;
-    auto parent = cast<BlockedEncodingAttr>(
-        reduce.getSrc().getType().getEncoding());
+    auto parent =
+        cast<BlockedEncodingAttr>(reduce.getSrc().getType().getEncoding());
     auto sliceType = RankedTensorType::get(
         resultType.getShape(), resultType.getElementType(),
         SliceEncodingAttr::get(context, reduce.getAxis(), parent));
     reduce.getResult().setType(sliceType);
     builder.setInsertionPointAfter(reduce);
-    auto convert = ConvertLayoutOp::create(builder, reduce.getLoc(),
-                                           resultType, reduce.getResult());
+    auto convert = ConvertLayoutOp::create(builder, reduce.getLoc(), resultType,
+                                           reduce.getResult());
     reduce.getResult().replaceAllUsesExcept(convert.getResult(), convert);
   });
   // ...and expand_dims turns the slice of its result's layout into it.

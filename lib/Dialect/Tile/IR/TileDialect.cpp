@@ -62,10 +62,10 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() != getNumWarpsAttrName())
-    return op->emitOpError() << "has unknown attribute '"
-                             << attr.getName().getValue()
-                             << "'; the tile dialect knows '"
-                             << getNumWarpsAttrName() << "' on kernels";
+    return op->emitOpError()
+           << "has unknown attribute '" << attr.getName().getValue()
+           << "'; the tile dialect knows '" << getNumWarpsAttrName()
+           << "' on kernels";
   if (!isa<FuncOp>(op))
     return op->emitOpError() << "'" << getNumWarpsAttrName()
                              << "' applies to kernels (tile.func)";
@@ -73,8 +73,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (!value || value.getValue().getSignificantBits() > 64 ||
       value.getInt() <= 0 || value.getInt() > 32 ||
       !llvm::isPowerOf2_64(value.getInt()))
-    return op->emitOpError() << "'" << getNumWarpsAttrName()
-                             << "' must be a power of two from 1 to 32, got "
-                             << attr.getValue();
+    return op->emitOpError()
+           << "'" << getNumWarpsAttrName()
+           << "' must be a power of two from 1 to 32, got " << attr.getValue();
   return success();
 }

@@ -49,8 +49,8 @@ struct TileSpecializeArgumentsPass
         Type type = func.getArgument(index).getType();
         if (!isa<PointerType, IntegerType>(type)) {
           func.emitError() << "tile-specialize-arguments: argument " << index
-                           << " of kernel '" << func.getSymName()
-                           << "' is " << type
+                           << " of kernel '" << func.getSymName() << "' is "
+                           << type
                            << "; divisibility applies to pointers and "
                               "integers";
           return signalPassFailure();

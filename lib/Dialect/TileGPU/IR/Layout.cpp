@@ -60,8 +60,7 @@ static LayoutBits getBlockedBits(BlockedEncodingAttr layout,
   auto log2 = [](int64_t v) { return static_cast<int>(llvm::Log2_64(v)); };
   ArrayRef<unsigned> order = layout.getOrder();
   auto target = [&](unsigned d, int k) {
-    return k < log2(shape[d]) ? LayoutBit{static_cast<int>(d), k}
-                              : LayoutBit{};
+    return k < log2(shape[d]) ? LayoutBit{static_cast<int>(d), k} : LayoutBit{};
   };
   for (unsigned d : order)
     for (int k = 0, e = log2(layout.getSizePerThread()[d]); k < e; ++k)
@@ -121,11 +120,9 @@ int64_t mlir::tilegpu::getElementsPerThread(Type type) {
   return succeeded(bits) ? bits->getNumRegisters() : tensor.getNumElements();
 }
 
-Attribute mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
-                                                 ArrayRef<int64_t> shape,
-                                                 unsigned numWarps,
-                                                 unsigned sizePerThreadFastest,
-                                                 ArrayRef<unsigned> givenOrder) {
+Attribute mlir::tilegpu::getDefaultBlockedLayout(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned numWarps,
+    unsigned sizePerThreadFastest, ArrayRef<unsigned> givenOrder) {
   unsigned rank = shape.size();
   SmallVector<unsigned> order(givenOrder), sizePerThread(rank, 1),
       threadsPerWarp(rank, 1), warpsPerCTA(rank, 1);

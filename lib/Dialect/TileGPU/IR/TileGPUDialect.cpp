@@ -69,15 +69,11 @@ static int64_t product(ArrayRef<unsigned> values) {
   return result;
 }
 
-LogicalResult
-BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayRef<unsigned> sizePerThread,
-                            ArrayRef<unsigned> threadsPerWarp,
-                            ArrayRef<unsigned> warpsPerCTA,
-                            ArrayRef<unsigned> order) {
+LogicalResult BlockedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
-  if (rank == 0)
-    return emitError() << "a blocked layout needs at least one dimension";
   if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
       warpsPerCTA.size() != rank)
     return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and "
@@ -89,11 +85,10 @@ BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "order must be a permutation of 0.." << rank - 1;
     seen[d] = true;
   }
-  for (auto [name, values] :
-       {std::pair<StringRef, ArrayRef<unsigned>>{"sizePerThread",
-                                                 sizePerThread},
-        {"threadsPerWarp", threadsPerWarp},
-        {"warpsPerCTA", warpsPerCTA}})
+  for (auto [name, values] : {std::pair<StringRef, ArrayRef<unsigned>>{
+                                  "sizePerThread", sizePerThread},
+                              {"threadsPerWarp", threadsPerWarp},
+                              {"warpsPerCTA", warpsPerCTA}})
     for (unsigned v : values)
       if (v == 0 || !llvm::isPowerOf2_32(v))
         return emitError() << name << " must hold powers of two, got " << v;
@@ -149,9 +144,8 @@ LogicalResult SliceEncodingAttr::verifyEncoding(
     function_ref<InFlightDiagnostic()> emitError) const {
   if (shape.size() + 1 != getParent().getRank())
     return emitError() << "a slice of a rank-" << getParent().getRank()
-                       << " layout lays out rank-"
-                       << getParent().getRank() - 1 << " tiles, not rank-"
-                       << shape.size();
+                       << " layout lays out rank-" << getParent().getRank() - 1
+                       << " tiles, not rank-" << shape.size();
   return verifyPowerOfTwoShape(shape, emitError);
 }
 
@@ -201,9 +195,8 @@ LogicalResult ConvertLayoutOp::verify() {
   RankedTensorType srcType = getSrc().getType(), resultType = getType();
   if (srcType.getShape() != resultType.getShape() ||
       srcType.getElementType() != resultType.getElementType())
-    return emitOpError("changes the tile ")
-           << srcType << " into " << resultType
-           << "; only the layout may change";
+    return emitOpError("changes the tile ") << srcType << " into " << resultType
+                                            << "; only the layout may change";
   if (!srcType.getEncoding() || !resultType.getEncoding())
     return emitOpError("converts between layouts; both types need one");
   return success();

@@ -81,10 +81,10 @@ LogicalResult TileGPUCoalescePass::coalesce(tile::FuncOp func) {
     int64_t width = axisInfo.getAccessWidth(ptr, mask, order[0]);
     int64_t perThread = std::min(
         width, std::max<int64_t>(1, type.getNumElements() / numThreads));
-    Candidate candidate{
-        type.getNumElements(), perThread,
-        getDefaultBlockedLayout(&getContext(), type.getShape(),
-                                numWarpsAttr.getInt(), perThread, order)};
+    Candidate candidate{type.getNumElements(), perThread,
+                        getDefaultBlockedLayout(&getContext(), type.getShape(),
+                                                numWarpsAttr.getInt(),
+                                                perThread, order)};
     Candidate &best = choices[layout];
     if (candidate.elements > best.elements ||
         (candidate.elements == best.elements &&

@@ -53,9 +53,8 @@ struct RematerializeInTargetLayout : OpRewritePattern<ConvertLayoutOp> {
                                 PatternRewriter &rewriter) const override {
     Operation *src = convert.getSrc().getDefiningOp();
     if (auto range = dyn_cast_or_null<tile::RangeOp>(src)) {
-      rewriter.replaceOpWithNewOp<tile::RangeOp>(convert, convert.getType(),
-                                                 range.getStartAttr(),
-                                                 range.getEndAttr());
+      rewriter.replaceOpWithNewOp<tile::RangeOp>(
+          convert, convert.getType(), range.getStartAttr(), range.getEndAttr());
       return success();
     }
     if (auto splat = dyn_cast_or_null<tile::SplatOp>(src)) {
@@ -95,10 +94,9 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
     for (Value operand : src->getOperands()) {
       if (!isa<RankedTensorType>(operand.getType()))
         continue;
-      mapping.map(operand,
-                  ConvertLayoutOp::create(rewriter, convert.getLoc(),
-                                          withLayout(operand.getType(), layout),
-                                          operand));
+      mapping.map(operand, ConvertLayoutOp::create(
+                               rewriter, convert.getLoc(),
+                               withLayout(operand.getType(), layout), operand));
     }
     Operation *clone = rewriter.clone(*src, mapping);
     clone->getResult(0).setType(convert.getType());

@@ -1,0 +1,99 @@
+// Every verifier message of the tilegpu dialect.
+// RUN: tile-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @below {{sizePerThread, threadsPerWarp, warpsPerCTA and order must all have the layout's rank (1)}}
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+// expected-error @below {{order must be a permutation of 0..1}}
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 1]}>
+
+// -----
+
+// expected-error @below {{threadsPerWarp must hold powers of two, got 3}}
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [3], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+// expected-error @below {{threadsPerWarp must multiply to 32 (a warp), got 16}}
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @below {{slice dimension 1 is out of range for a rank-1 parent}}
+#s = #tilegpu.slice<{dim = 1, parent = #b}>
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func @rank_mismatch(%x: f32) {
+  // expected-error @below {{a rank-1 blocked layout cannot lay out a rank-2 tile}}
+  %t = tile.splat %x : f32 -> tensor<4x4xf32, #b>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func @not_pow2(%x: f32) {
+  // expected-error @below {{a tile with a layout needs dimensions that are powers of two, got 100}}
+  %t = tile.splat %x : f32 -> tensor<100xf32, #b>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.slice<{dim = 0, parent = #b}>
+tile.func @slice_rank(%x: f32) {
+  // expected-error @below {{a slice of a rank-1 layout lays out rank-0 tiles, not rank-1}}
+  %t = tile.splat %x : f32 -> tensor<4xf32, #s>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func @convert_shape(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<128xf32, #b>
+  // expected-error @below {{changes the tile 'tensor<128xf32, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' into 'tensor<64xf32, #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>'; only the layout may change}}
+  %c = tilegpu.convert_layout %t : tensor<128xf32, #b> -> tensor<64xf32, #b2>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func @convert_no_layout(%x: f32) {
+  %t = tile.splat %x : f32 -> tensor<128xf32, #b>
+  // expected-error @below {{converts between layouts; both types need one}}
+  %c = tilegpu.convert_layout %t : tensor<128xf32, #b> -> tensor<128xf32>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+tile.func @warps(%x: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{'tile.splat' op has a layout over 8 warps in a kernel of 4 warps}}
+  %t = tile.splat %x : f32 -> tensor<256xf32, #b>
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tilegpu.num_warps' must be a power of two from 1 to 32, got 6 : i32}}
+tile.func @bad_num_warps() attributes {tilegpu.num_warps = 6 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{unknown tilegpu attribute 'tilegpu.warps'}}
+tile.func @unknown_attr() attributes {tilegpu.warps = 4 : i32} {
+  tile.return
+}
