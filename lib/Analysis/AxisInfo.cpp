@@ -304,8 +304,10 @@ void AxisInfoAnalysis::visitNonControlFlowArguments(
     Operation *op, const RegionSuccessor &successor,
     ArrayRef<AxisInfoLattice *> argLattices, unsigned firstIndex) {
   // The induction variable of scf.for: lb, lb + step, ...
+  // (The body's first argument; the others are the iteration arguments,
+  // which the framework joins from the loop's inputs and yields.)
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    if (successor.getSuccessor() == &forOp.getRegion() && firstIndex == 1) {
+    if (successor.getSuccessor() == &forOp.getRegion()) {
       ProgramPoint *point = getProgramPointAfter(op);
       const AxisInfo &lb =
           getLatticeElementFor(point, forOp.getLowerBound())->getValue();

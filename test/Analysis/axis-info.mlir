@@ -1,0 +1,70 @@
+// The axis analysis: contiguity, divisibility and constancy.
+// RUN: tile-opt %s --tile-test-print-axis-info --split-input-file --verify-diagnostics
+
+tile.func @basics(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+                  %n: i32 {tile.divisibility = 8 : i64}, %m: i32) {
+  // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.range 0, 1024 : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1]}}
+  %r16 = tile.range 16, 32 : tensor<16xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1024]}}
+  %ns = tile.splat %n : i32 -> tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1024]}}
+  %ms = tile.splat %m : i32 -> tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1024], divisibility = [8], constancy = [1]}}
+  %sum = arith.addi %r, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
+  %neg = arith.subi %ns, %r : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1]}}
+  %prod = arith.muli %r, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [8]}}
+  %mask = arith.cmpi slt, %r, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %mask2 = arith.cmpi slt, %r, %ms : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  // Offsets count elements: 8 f32 elements are 32 bytes.
+  // expected-remark @below {{contiguity = [1024], divisibility = [16], constancy = [1]}}
+  %addrs = tile.addptr %ptrs, %sum : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [1], constant = 4}}
+  %c4 = arith.constant 4 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [32], constancy = [1]}}
+  %scaled = arith.muli %n, %c4 : i32
+  tile.return
+}
+
+// -----
+
+tile.func @shapes(%n: i32 {tile.divisibility = 16 : i64}) {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %cols = tile.range 0, 256 : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1, 256], divisibility = [1073741824, 1073741824], constancy = [1, 1]}}
+  %row = tile.expand_dims %cols axis 0 : tensor<256xi32> -> tensor<1x256xi32>
+  // expected-remark @below {{contiguity = [1, 256], divisibility = [1073741824, 1073741824], constancy = [4, 1]}}
+  %tile = tile.broadcast %row : tensor<1x256xi32> -> tensor<4x256xi32>
+  tile.return
+}
+
+// -----
+
+// The induction variable of a loop is a multiple of what its start and step
+// share; a value carried around the loop keeps what every iteration keeps.
+tile.func @loop(%n: i32) {
+  // expected-remark @below {{constant = 0}}
+  %c0 = arith.constant 0 : i32
+  // expected-remark @below {{constant = 8}}
+  %c8 = arith.constant 8 : i32
+  // expected-remark @below {{constant = 4}}
+  %c4 = arith.constant 4 : i32
+  scf.for %i = %c0 to %n step %c8 : i32 {
+    // expected-remark @below {{contiguity = [1], divisibility = [32], constancy = [1]}}
+    %x = arith.muli %i, %c4 : i32
+  }
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [1]}}
+  %r = scf.for %i = %c0 to %n step %c8 iter_args(%acc = %c8) -> (i32) : i32 {
+    // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [1]}}
+    %next = arith.addi %acc, %c4 : i32
+    scf.yield %next : i32
+  }
+  tile.return
+}

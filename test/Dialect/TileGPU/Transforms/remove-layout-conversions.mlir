@@ -1,0 +1,81 @@
+// tilegpu-remove-layout-conversions: conversions cancel, and move up to
+// values that can be made in any layout.
+// RUN: tile-opt %s --tilegpu-remove-layout-conversions --split-input-file | FileCheck %s
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s1 = #tilegpu.slice<{dim = 1, parent = #b2}>
+
+// A conversion and its inverse cancel; a range is made in the wanted layout.
+// CHECK-DAG: #[[B2:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[S1:.*]] = #tilegpu.slice<{dim = 1, parent = #[[B2]]}>
+// CHECK-LABEL: tile.func @cancel
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[MAX:.*]] = tile.reduce max
+// CHECK-NEXT: tile.expand_dims %[[MAX]] axis 1
+// CHECK-NEXT: %[[R:.*]] = tile.range 0, 4 : tensor<4xi32, #[[S1]]>
+// CHECK-NEXT: tile.expand_dims %[[R]] axis 1
+// CHECK-NOT: tilegpu.convert_layout
+tile.func @cancel(%x: f32, %p: !tile.ptr<f32>, %q: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %t = tile.splat %x : f32 -> tensor<4x256xf32, #b2>
+  %m = tile.reduce max %t axis 1 : tensor<4x256xf32, #b2> -> tensor<4xf32, #s1>
+  %m1 = tilegpu.convert_layout %m : tensor<4xf32, #s1> -> tensor<4xf32, #b1>
+  %m2 = tilegpu.convert_layout %m1 : tensor<4xf32, #b1> -> tensor<4xf32, #s1>
+  %e = tile.expand_dims %m2 axis 1 : tensor<4xf32, #s1> -> tensor<4x1xf32, #b2>
+  %r = tile.range 0, 4 : tensor<4xi32, #b1>
+  %rc = tilegpu.convert_layout %r : tensor<4xi32, #b1> -> tensor<4xi32, #s1>
+  %re = tile.expand_dims %rc axis 1 : tensor<4xi32, #s1> -> tensor<4x1xi32, #b2>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<4x1x!tile.ptr<f32>, #b2>
+  tile.store %ps, %e : tensor<4x1x!tile.ptr<f32>, #b2>
+  %qs = tile.splat %q : !tile.ptr<i32> -> tensor<4x1x!tile.ptr<i32>, #b2>
+  tile.store %qs, %re : tensor<4x1x!tile.ptr<i32>, #b2>
+  tile.return
+}
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s1 = #tilegpu.slice<{dim = 1, parent = #b2}>
+
+// Elementwise operations on free values are rebuilt in the new layout, even
+// when the original stays for other uses.
+// CHECK-LABEL: tile.func @elementwise
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK-DAG: %[[S:.*]] = tile.splat %{{.*}} : i32 -> tensor<4xi32, #[[S1:slice[0-9]*]]>
+// CHECK-DAG: %[[R:.*]] = tile.range 0, 4 : tensor<4xi32, #[[S1]]>
+// CHECK: %[[SUM:.*]] = arith.addi %[[R]], %[[S]] : tensor<4xi32, #[[S1]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.expand_dims %[[SUM]] axis 1
+tile.func @elementwise(%n: i32, %q: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.range 0, 4 : tensor<4xi32, #b1>
+  %s = tile.splat %n : i32 -> tensor<4xi32, #b1>
+  %sum = arith.addi %r, %s : tensor<4xi32, #b1>
+  %c = tilegpu.convert_layout %sum : tensor<4xi32, #b1> -> tensor<4xi32, #s1>
+  %e = tile.expand_dims %c axis 1 : tensor<4xi32, #s1> -> tensor<4x1xi32, #b2>
+  %q1 = tile.splat %q : !tile.ptr<i32> -> tensor<4x!tile.ptr<i32>, #b1>
+  tile.store %q1, %sum : tensor<4x!tile.ptr<i32>, #b1>
+  %q2 = tile.splat %q : !tile.ptr<i32> -> tensor<4x1x!tile.ptr<i32>, #b2>
+  tile.store %q2, %e : tensor<4x1x!tile.ptr<i32>, #b2>
+  tile.return
+}
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s1 = #tilegpu.slice<{dim = 1, parent = #b2}>
+
+// A loaded value cannot be made elsewhere: its conversion stays.
+// CHECK-LABEL: tile.func @kept
+// CHECK: tile.load
+// CHECK: tilegpu.convert_layout
+tile.func @kept(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<4x!tile.ptr<f32>, #b1>
+  %x = tile.load %ptrs : tensor<4x!tile.ptr<f32>, #b1>
+  %c = tilegpu.convert_layout %x : tensor<4xf32, #b1> -> tensor<4xf32, #s1>
+  %e = tile.expand_dims %c axis 1 : tensor<4xf32, #s1> -> tensor<4x1xf32, #b2>
+  %q = tile.splat %p : !tile.ptr<f32> -> tensor<4x1x!tile.ptr<f32>, #b2>
+  tile.store %q, %e : tensor<4x1x!tile.ptr<f32>, #b2>
+  tile.return
+}
