@@ -21,7 +21,22 @@ config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "ex
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], [config.tile_tools_dir])
+
+# Checkers run with a Python that has numpy (TILE_TEST_PYTHON, by default
+# /usr/bin/python3: Debian's python3-numpy installs for it, not for another
+# python3 that may come first on PATH). This replaces the %python of LLVM's
+# default substitutions, which is the Python running lit.
+config.substitutions = [s for s in config.substitutions if s[0] != "%python"]
+config.substitutions.append(("%python", config.tile_test_python))
+config.substitutions.append(
+    (
+        "%reference",
+        config.tile_test_python
+        + " "
+        + os.path.join(config.tile_src_root, "utils", "reference.py"),
+    )
+)
 
 # clang-format checks the style of the sources where it is installed.
 import shutil

@@ -39,7 +39,7 @@ llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
     if (!status) {
       llvm::consumeError(status.takeError());
       return llvm::createStringError("'" + text + "' is not " +
-                                     (type == DataType::F16 ? "an " : "a ") +
+                                     (type == DataType::BF16 ? "a " : "an ") +
                                      name +
                                      " value; expected a number such as 0.5, "
                                      "1e-3, inf, -inf or nan");

@@ -293,8 +293,9 @@ llvm::Error mlir::tile::writeNpyFile(llvm::StringRef path,
     writeNpy(os, buffer);
     return llvm::Error::success();
   });
+  // The error names the file: "'PATH': No such file or directory".
   if (err)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + llvm::toString(std::move(err)));
+    return llvm::createStringError("cannot write " +
+                                   llvm::toString(std::move(err)));
   return llvm::Error::success();
 }

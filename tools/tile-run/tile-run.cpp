@@ -189,6 +189,9 @@ int main(int argc, char **argv) {
   registry.insert<TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect>();
   MLIRContext context(registry);
+  // Runtime errors name the op by its source line; the generic form of the
+  // op would only repeat it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
