@@ -20,8 +20,10 @@ Run with a Python that has numpy (Debian's python3-numpy installs it for
       correctly rounded sum, bit for bit.
 
   print FILE [--bf16]
-      Prints "TYPE[SHAPE]: v0 v1 ..." (C order); --bf16 reads a <u2 file as
-      bf16 bits. Floats print in the shortest form that round-trips.
+      Prints "TYPE[SHAPE]", then the elements in C order, one line per row
+      of the last dimension (one line in all for rank 0 and 1); --bf16 reads
+      a <u2 file as bf16 bits. Floats print in the shortest form that reads
+      back as the same value of their type; booleans as true and false.
 
   softmax-edge-cases OUTPUT
       Writes an f32 [8 x 12] input whose rows are the cases torch.softmax
@@ -130,8 +132,10 @@ def cmd_print(args):
              "int64": "i64", "bool": "i1", "uint16": "u16"}
     name = "bf16" if args.bf16 else names.get(array.dtype.name, array.dtype.name)
     shape = "x".join(str(d) for d in array.shape)
-    values = " ".join(format_value(v) for v in array.reshape(-1))
-    print(f"{name}[{shape}]: {values}")
+    print(f"{name}[{shape}]")
+    rows = array.reshape(-1, array.shape[-1]) if array.ndim else [[array[()]]]
+    for row in rows:
+        print(" ".join(format_value(v) for v in row))
     return 0
 
 

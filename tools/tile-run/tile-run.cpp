@@ -260,7 +260,8 @@ int main(int argc, char **argv) {
                       llvm::map_range(
                           grid, [](int64_t s) { return llvm::itostr(s); }),
                       "x")
-               << " (" << programs << " programs) in "
+               << " (" << programs << (programs == 1 ? " program" : " programs")
+               << ") in "
                << llvm::format("%.3f", elapsed.count()) << " s\n";
 
   for (const auto &[index, path] : outputs) {
