@@ -116,6 +116,12 @@ static void addIntBinary(HandlerTable &table, F f) {
   });
 }
 
+/// " at lane 3" (or " at lane (1, 3)") for a tile, nothing for a scalar.
+static std::string atLane(ArrayRef<int64_t> shape, int64_t index) {
+  return shape.empty() ? std::string()
+                       : " at " + describeLane(shape, index, "");
+}
+
 static int64_t getSignedMin(unsigned width) {
   return width == 64 ? std::numeric_limits<int64_t>::min()
                      : -(int64_t(1) << (width - 1));
@@ -133,13 +139,13 @@ static void addIntDivision(HandlerTable &table, bool isSigned, F f) {
     for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i) {
       if (b[i] == 0)
         return executor.emitError(op)
-               << "division by zero in '" << op->getName() << "' at "
-               << describeLane(lhs.getShape(), i, "its scalar operand");
+               << "division by zero in '" << op->getName() << "'"
+               << atLane(lhs.getShape(), i);
       if (isSigned && b[i] == -1 && a[i] == getSignedMin(width))
         return executor.emitError(op)
-               << "signed overflow in '" << op->getName() << "' at "
-               << describeLane(lhs.getShape(), i, "its scalar operand") << ": "
-               << a[i] << " / -1 does not fit in i" << width;
+               << "signed overflow in '" << op->getName() << "'"
+               << atLane(lhs.getShape(), i) << ": " << a[i]
+               << " / -1 does not fit in i" << width;
     }
     executor.bind(op->getResult(0),
                   makeIntegers(lhs.getKind(), lhs.getShape(), [&](int64_t i) {
@@ -160,10 +166,9 @@ static void addShift(HandlerTable &table, F f) {
     for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i)
       if (b.getUnsigned(i) >= width)
         return executor.emitError(op)
-               << "shift amount " << b.getUnsigned(i) << " at "
-               << describeLane(lhs.getShape(), i, "its scalar operand")
-               << " of '" << op->getName()
-               << "' is not less than the bit width " << width;
+               << "shift amount " << b.getUnsigned(i) << " in '"
+               << op->getName() << "'" << atLane(lhs.getShape(), i)
+               << " is not less than the bit width " << width;
     executor.bind(op->getResult(0),
                   makeIntegers(lhs.getKind(), lhs.getShape(), [&](int64_t i) {
                     return f(a[i], b.getUnsigned(i), width);

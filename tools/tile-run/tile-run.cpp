@@ -261,8 +261,7 @@ int main(int argc, char **argv) {
                           grid, [](int64_t s) { return llvm::itostr(s); }),
                       "x")
                << " (" << programs << (programs == 1 ? " program" : " programs")
-               << ") in "
-               << llvm::format("%.3f", elapsed.count()) << " s\n";
+               << ") in " << llvm::format("%.3f", elapsed.count()) << " s\n";
 
   for (const auto &[index, path] : outputs) {
     const HostBuffer &buffer = args[index].getBuffer();
