@@ -41,20 +41,24 @@ namespace {
 enum class Target { CPU, CUDA };
 } // namespace
 
+static llvm::cl::OptionCategory runCategory("tile-run options");
+
 static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                                 llvm::cl::desc("<kernel file>"),
-                                                llvm::cl::init("-"));
+                                                llvm::cl::init("-"),
+                                                llvm::cl::cat(runCategory));
 
 static llvm::cl::opt<std::string> kernelName(
     "kernel",
     llvm::cl::desc("The kernel to run (default: the only one in the file)"),
-    llvm::cl::value_desc("NAME"));
+    llvm::cl::value_desc("NAME"), llvm::cl::cat(runCategory));
 
 static llvm::cl::list<std::string>
     defines("D",
             llvm::cl::desc("Set a specialization parameter that the kernel "
                            "declares with '// tile.param NAME = DEFAULT'"),
-            llvm::cl::value_desc("NAME=VALUE"), llvm::cl::Prefix);
+            llvm::cl::value_desc("NAME=VALUE"), llvm::cl::Prefix,
+            llvm::cl::cat(runCategory));
 
 static llvm::cl::opt<Target>
     target("target", llvm::cl::desc("Where the kernel runs"),
@@ -62,12 +66,12 @@ static llvm::cl::opt<Target>
                                        "the CPU interpreter (the default)"),
                             clEnumValN(Target::CUDA, "cuda",
                                        "an NVIDIA GPU (not built yet)")),
-           llvm::cl::init(Target::CPU));
+           llvm::cl::init(Target::CPU), llvm::cl::cat(runCategory));
 
 static llvm::cl::opt<std::string>
     gridOption("grid",
                llvm::cl::desc("The launch grid: programs along x, y and z"),
-               llvm::cl::value_desc("X[,Y[,Z]]"));
+               llvm::cl::value_desc("X[,Y[,Z]]"), llvm::cl::cat(runCategory));
 
 static llvm::cl::list<std::string> argOptions(
     "arg",
@@ -75,13 +79,13 @@ static llvm::cl::list<std::string> argOptions(
                    "TYPE[SHAPE]=randn:SEED | uniform:SEED | zeros | "
                    "fill:VALUE | @FILE.npy for a pointer, TYPE=VALUE for a "
                    "scalar (f32[1823x781]=randn:0, i32=781)"),
-    llvm::cl::value_desc("SPEC"));
+    llvm::cl::value_desc("SPEC"), llvm::cl::cat(runCategory));
 
 static llvm::cl::list<std::string> outOptions(
     "out",
     llvm::cl::desc("After the run, write the buffer of parameter INDEX to a "
                    ".npy file"),
-    llvm::cl::value_desc("INDEX=FILE.npy"));
+    llvm::cl::value_desc("INDEX=FILE.npy"), llvm::cl::cat(runCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tile-run") << message << "\n";
@@ -143,6 +147,7 @@ static std::string describeSignature(FuncOp kernel) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::HideUnrelatedOptions(runCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "tile-run: run a tile kernel\n\n"
