@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 
 #include <cstring>
 #include <limits>
@@ -33,16 +34,38 @@ llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
                                                llvm::StringRef text) {
   llvm::StringRef name = getDataTypeName(type);
   if (isFloatDataType(type)) {
+    llvm::StringRef magnitude = text;
+    bool negative = magnitude.consume_front("-");
+    if (!negative)
+      magnitude.consume_front("+");
+    if (magnitude.equals_insensitive("inf"))
+      return Scalar{type, llvm::APFloat::getInf(getSemantics(type), negative)
+                              .bitcastToAPInt()
+                              .getZExtValue()};
+    if (magnitude.equals_insensitive("nan"))
+      return Scalar{type, llvm::APFloat::getNaN(getSemantics(type), negative)
+                              .bitcastToAPInt()
+                              .getZExtValue()};
+    // APFloat accepts a few more spellings ("1e", "nan(1)"); hold the text
+    // to plain decimal and hexadecimal numbers.
+    static const llvm::Regex number(
+        "^[+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|"
+        "0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)$");
+    auto notANumber = [&] {
+      return llvm::createStringError(
+          "'" + text + "' is not " + (type == DataType::BF16 ? "a " : "an ") +
+          name +
+          " value; expected a number such as 0.5, 1e-3, inf, -inf or "
+          "nan");
+    };
+    if (!number.match(text))
+      return notANumber();
     llvm::APFloat value(getSemantics(type));
     llvm::Expected<llvm::APFloat::opStatus> status =
         value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
     if (!status) {
       llvm::consumeError(status.takeError());
-      return llvm::createStringError("'" + text + "' is not " +
-                                     (type == DataType::BF16 ? "a " : "an ") +
-                                     name +
-                                     " value; expected a number such as 0.5, "
-                                     "1e-3, inf, -inf or nan");
+      return notANumber();
     }
     if (*status & llvm::APFloat::opOverflow)
       return llvm::createStringError("'" + text + "' overflows " + name +
