@@ -42,7 +42,10 @@ SMALLEST_NORMAL_F32 = 2.0**-126
 
 
 def load(path, bf16=False):
-    array = np.load(path, allow_pickle=False)
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        sys.exit(f"{path}: cannot read it as a .npy file: {error}")
     if bf16:
         if array.dtype != np.uint16:
             sys.exit(f"{path}: --bf16 needs a <u2 file, got {array.dtype}")
