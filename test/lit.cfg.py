@@ -11,7 +11,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tile_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["CMakeLists.txt", "Inputs", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
@@ -21,7 +21,22 @@ config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "ex
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], [config.tile_tools_dir])
+
+# Checkers run with a Python that has numpy (TILE_TEST_PYTHON, by default
+# /usr/bin/python3: Debian's python3-numpy installs for it, not for another
+# python3 that may come first on PATH). This replaces the %python of LLVM's
+# default substitutions, which is the Python running lit.
+config.substitutions = [s for s in config.substitutions if s[0] != "%python"]
+config.substitutions.append(("%python", config.tile_test_python))
+config.substitutions.append(
+    (
+        "%reference",
+        config.tile_test_python
+        + " "
+        + os.path.join(config.tile_src_root, "utils", "reference.py"),
+    )
+)
 
 # clang-format checks the style of the sources where it is installed.
 import shutil

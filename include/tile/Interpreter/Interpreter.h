@@ -1,0 +1,46 @@
+//===- Interpreter.h - A CPU interpreter for tile kernels -------*- C++ -*-===//
+//
+// Runs a `tile.func` on the CPU, op by op, with the semantics the GPU
+// compiler gives it: the reference every GPU result is checked against, and
+// the way to execute kernels on machines without a GPU.
+//
+// Every program of the grid runs in turn (x fastest, then y, then z) over
+// host buffers. Tiles are interpreted as whole arrays. Pointers carry their
+// provenance (the buffer they were derived from and an offset in elements),
+// so every load and store is checked against that buffer's bounds. Errors
+// (an access out of bounds, a division by zero, an unsupported op) are
+// reported as MLIR diagnostics on the op, with its source location, and stop
+// the run. docs/interpreter.md describes the semantics in full.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_INTERPRETER_INTERPRETER_H
+#define TILE_INTERPRETER_INTERPRETER_H
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Runner/KernelArg.h"
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir::tile {
+
+/// The largest tile the interpreter allocates, in elements.
+constexpr int64_t kMaxInterpretedTileElements = int64_t(1) << 24;
+
+/// Checks, without running it, that the interpreter supports every op and
+/// every type in `kernel`; reports the first that it does not support.
+LogicalResult checkInterpretable(FuncOp kernel);
+
+/// Runs `kernel` for every program id of `grid` (1 to 3 sizes: x, then y and
+/// z, which default to 1; each at least 1 and at most 2^31 - 1) over `args`,
+/// one per kernel parameter in order: a buffer for each pointer parameter, a
+/// scalar of the parameter's type otherwise. Stores write into the buffers.
+/// Reports the first error as a diagnostic and returns failure.
+LogicalResult interpretKernel(FuncOp kernel, ArrayRef<int64_t> grid,
+                              MutableArrayRef<KernelArg> args);
+
+} // namespace mlir::tile
+
+#endif // TILE_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,351 @@
+//===- TileOps.cpp - Interpreting the tile dialect ------------------------===//
+//
+// Program ids, tile construction, pointer arithmetic, memory accesses,
+// reductions and exp.
+//
+// Loads and stores go through pointers with provenance: each pointer knows
+// the kernel argument whose buffer it was derived from and its offset in
+// elements, so every lane that the mask enables is checked against that
+// buffer's bounds, and a lane out of bounds is an error on the op.
+//
+// Reductions: `max` propagates NaN, as arith.maximumf does (integers compare
+// signed). `sum` of floats adds in f32 (f16 and bf16 are widened first and
+// the sum is rounded once) in a fixed tree order: padded with -0.0 to a
+// power of two P, then x[i] += x[i + P/2], x[i] += x[i + P/4], ... until one
+// value is left. This is the pairwise order of a GPU tree reduction, whose
+// rounding error grows with log2(n) rather than n.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elementwise.h"
+#include "Executor.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::interpreter;
+
+//===----------------------------------------------------------------------===//
+// Making tiles
+//===----------------------------------------------------------------------===//
+
+static RuntimeValue splat(const RuntimeValue &scalar, ArrayRef<int64_t> shape) {
+  RuntimeValue result = RuntimeValue::allocate(scalar.getKind(), shape);
+  dispatchBySize(getKindSize(scalar.getKind()), [&](auto tag) {
+    using T = decltype(tag);
+    T value = scalar.getData<T>()[0];
+    T *out = result.getData<T>();
+    std::fill_n(out, result.getNumElements(), value);
+  });
+  return result;
+}
+
+static RuntimeValue broadcast(const RuntimeValue &source,
+                              ArrayRef<int64_t> shape) {
+  RuntimeValue result = RuntimeValue::allocate(source.getKind(), shape);
+  int64_t rank = shape.size();
+  // The source's stride along each dimension, 0 where it is repeated.
+  SmallVector<int64_t, 4> strides(rank, 0);
+  int64_t stride = 1;
+  for (int64_t dim = rank - 1; dim >= 0; --dim) {
+    strides[dim] = source.getShape()[dim] == 1 ? 0 : stride;
+    stride *= source.getShape()[dim];
+  }
+  dispatchBySize(getKindSize(source.getKind()), [&](auto tag) {
+    using T = decltype(tag);
+    const T *in = source.getData<T>();
+    T *out = result.getData<T>();
+    SmallVector<int64_t, 4> position(rank, 0);
+    int64_t offset = 0;
+    for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+      out[i] = in[offset];
+      // Step the position in C order, keeping the source offset in step.
+      for (int64_t dim = rank - 1; dim >= 0; --dim) {
+        offset += strides[dim];
+        if (++position[dim] < shape[dim])
+          break;
+        offset -= strides[dim] * shape[dim];
+        position[dim] = 0;
+      }
+    }
+  });
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Checks lane `index` of a memory access through `pointer` to elements of
+/// `type`, and returns the address of the element it accesses, or null
+/// after reporting an error.
+static uint8_t *getElementAddress(Executor &executor, Operation *op,
+                                  DataType type, ArrayRef<int64_t> shape,
+                                  int64_t index, const Pointer &pointer) {
+  HostBuffer *buffer = executor.getBuffer(pointer.buffer);
+  auto lane = [&] { return describeLane(shape, index, "the pointer"); };
+  if (!buffer) {
+    executor.emitError(op) << "invalid " << op->getName() << ": " << lane()
+                           << " does not point into a buffer";
+    return nullptr;
+  }
+  if (buffer->getDataType() != type) {
+    executor.emitError(op) << "type mismatch in " << op->getName() << ": "
+                           << lane() << " is a pointer to "
+                           << getDataTypeName(type) << " into buffer "
+                           << pointer.buffer << " (" << buffer->getDescription()
+                           << ")";
+    return nullptr;
+  }
+  if (pointer.offset < 0 || pointer.offset >= buffer->getNumElements()) {
+    executor.emitError(op) << "out-of-bounds " << op->getName() << ": buffer "
+                           << pointer.buffer << " (" << buffer->getDescription()
+                           << ") has " << buffer->getNumElements()
+                           << " elements, " << lane() << " accesses element "
+                           << pointer.offset;
+    return nullptr;
+  }
+  return buffer->getData() + pointer.offset * getDataTypeSize(type);
+}
+
+static Type getPointeeType(Value pointers) {
+  return cast<PointerType>(getElementTypeOrSelf(pointers.getType()))
+      .getPointeeType();
+}
+
+static LogicalResult runLoad(Executor &executor, LoadOp op) {
+  const RuntimeValue &pointers = executor.lookup(op.getPtr());
+  const uint8_t *mask =
+      op.getMask() ? executor.lookup(op.getMask()).getData<uint8_t>() : nullptr;
+  const RuntimeValue *other =
+      op.getOther() ? &executor.lookup(op.getOther()) : nullptr;
+  Type pointee = getPointeeType(op.getPtr());
+  DataType type = *getDataType(pointee);
+  // Masked lanes without `other` are undefined; they read as zero.
+  RuntimeValue result =
+      RuntimeValue::allocate(*getKind(pointee), pointers.getShape());
+  const Pointer *addresses = pointers.getData<Pointer>();
+  LogicalResult status = success();
+  dispatchBySize(getDataTypeSize(type), [&](auto tag) {
+    using T = decltype(tag);
+    T *out = result.getData<T>();
+    const T *fill = other ? other->getData<T>() : nullptr;
+    for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+      if (mask && !mask[i]) {
+        if (fill)
+          out[i] = fill[i];
+        continue;
+      }
+      uint8_t *address = getElementAddress(
+          executor, op, type, pointers.getShape(), i, addresses[i]);
+      if (!address) {
+        status = failure();
+        return;
+      }
+      std::memcpy(&out[i], address, sizeof(T));
+    }
+  });
+  if (failed(status))
+    return failure();
+  executor.bind(op.getResult(), result);
+  return success();
+}
+
+static LogicalResult runStore(Executor &executor, StoreOp op) {
+  const RuntimeValue &pointers = executor.lookup(op.getPtr());
+  const RuntimeValue &value = executor.lookup(op.getValue());
+  const uint8_t *mask =
+      op.getMask() ? executor.lookup(op.getMask()).getData<uint8_t>() : nullptr;
+  DataType type = *getDataType(getPointeeType(op.getPtr()));
+  const Pointer *addresses = pointers.getData<Pointer>();
+  // Lanes store in order, so of two lanes storing to one element the last
+  // one wins (on a GPU, the winner is unspecified).
+  LogicalResult status = success();
+  dispatchBySize(getDataTypeSize(type), [&](auto tag) {
+    using T = decltype(tag);
+    const T *in = value.getData<T>();
+    for (int64_t i = 0, e = pointers.getNumElements(); i < e; ++i) {
+      if (mask && !mask[i])
+        continue;
+      uint8_t *address = getElementAddress(
+          executor, op, type, pointers.getShape(), i, addresses[i]);
+      if (!address) {
+        status = failure();
+        return;
+      }
+      std::memcpy(address, &in[i], sizeof(T));
+    }
+  });
+  return status;
+}
+
+static LogicalResult runAddPtr(Executor &executor, AddPtrOp op) {
+  const RuntimeValue &pointers = executor.lookup(op.getPtr());
+  IntView offsets(executor.lookup(op.getOffset()));
+  RuntimeValue result = RuntimeValue::allocate(Kind::Ptr, pointers.getShape());
+  const Pointer *in = pointers.getData<Pointer>();
+  Pointer *out = result.getData<Pointer>();
+  for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+    int64_t offset;
+    if (llvm::AddOverflow(in[i].offset, offsets[i], offset))
+      return executor.emitError(op)
+             << "pointer arithmetic overflows in tile.addptr at "
+             << describeLane(pointers.getShape(), i, "the pointer") << ": "
+             << in[i].offset << " + " << offsets[i];
+    out[i] = Pointer{offset, in[i].buffer};
+  }
+  executor.bind(op.getResult(), result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Sums `values[0, n)` in tree order; `values` has room for n rounded up to
+/// a power of two.
+static float treeSum(float *values, int64_t n) {
+  if (n == 0)
+    return 0.0f;
+  int64_t padded = llvm::PowerOf2Ceil(n);
+  std::fill(values + n, values + padded, -0.0f);
+  for (int64_t half = padded / 2; half >= 1; half /= 2)
+    for (int64_t i = 0; i < half; ++i)
+      values[i] += values[i + half];
+  return values[0];
+}
+
+static RuntimeValue reduce(const RuntimeValue &source, ReduceKind reduceKind,
+                           int64_t axis) {
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t outer = 1, inner = 1, length = shape[axis];
+  for (int64_t dim = 0; dim < axis; ++dim)
+    outer *= shape[dim];
+  for (int64_t dim = axis + 1, e = shape.size(); dim < e; ++dim)
+    inner *= shape[dim];
+  SmallVector<int64_t, 4> resultShape(shape);
+  resultShape.erase(resultShape.begin() + axis);
+  // Result element r reduces source elements base(r) + j * inner.
+  auto base = [&](int64_t r) {
+    return (r / inner) * length * inner + r % inner;
+  };
+  Kind kind = source.getKind();
+  bool isMax = reduceKind == ReduceKind::max;
+
+  if (isFloatKind(kind)) {
+    FloatView a(source);
+    std::vector<float> scratch(
+        llvm::PowerOf2Ceil(std::max<int64_t>(length, 1)));
+    std::vector<float> results(outer * inner);
+    for (int64_t r = 0, e = outer * inner; r < e; ++r) {
+      if (isMax) {
+        float max = -std::numeric_limits<float>::infinity();
+        for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
+          max = maximumF(max, a[k]);
+        results[r] = max;
+        continue;
+      }
+      for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
+        scratch[j] = a[k];
+      results[r] = treeSum(scratch.data(), length);
+    }
+    return makeFloats(kind, resultShape, [&](int64_t i) { return results[i]; });
+  }
+
+  IntView a(source);
+  return makeIntegers(kind, resultShape, [&](int64_t r) {
+    if (isMax) {
+      int64_t max = std::numeric_limits<int64_t>::min();
+      for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
+        max = std::max(max, a[k]);
+      return max;
+    }
+    uint64_t sum = 0;
+    for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
+      sum += static_cast<uint64_t>(a[k]);
+    return static_cast<int64_t>(sum);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void interpreter::registerTileHandlers(HandlerTable &table) {
+  table.add<ProgramIdOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        int32_t id = executor.getProgramId(
+            static_cast<unsigned>(cast<ProgramIdOp>(op).getAxis()));
+        executor.bind(op->getResult(0),
+                      makeIntegers(Kind::I32, {}, [&](int64_t) { return id; }));
+        return success();
+      });
+  table.add<NumProgramsOp>([](Executor &executor,
+                              Operation *op) -> LogicalResult {
+    int32_t size = executor.getNumPrograms(
+        static_cast<unsigned>(cast<NumProgramsOp>(op).getAxis()));
+    executor.bind(op->getResult(0),
+                  makeIntegers(Kind::I32, {}, [&](int64_t) { return size; }));
+    return success();
+  });
+  table.add<RangeOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    auto range = cast<RangeOp>(op);
+    int64_t start = static_cast<int32_t>(range.getStart());
+    executor.bind(range.getResult(),
+                  makeIntegers(Kind::I32, range.getType().getShape(),
+                               [&](int64_t i) { return start + i; }));
+    return success();
+  });
+  table.add<SplatOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    auto splatOp = cast<SplatOp>(op);
+    executor.bind(splatOp.getResult(), splat(executor.lookup(splatOp.getSrc()),
+                                             splatOp.getType().getShape()));
+    return success();
+  });
+  table.add<BroadcastOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        auto broadcastOp = cast<BroadcastOp>(op);
+        executor.bind(broadcastOp.getResult(),
+                      broadcast(executor.lookup(broadcastOp.getSrc()),
+                                broadcastOp.getType().getShape()));
+        return success();
+      });
+  table.add<ExpandDimsOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        auto expandOp = cast<ExpandDimsOp>(op);
+        executor.bind(expandOp.getResult(),
+                      executor.lookup(expandOp.getSrc())
+                          .reshape(expandOp.getType().getShape()));
+        return success();
+      });
+  table.add<AddPtrOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    return runAddPtr(executor, cast<AddPtrOp>(op));
+  });
+  table.add<LoadOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    return runLoad(executor, cast<LoadOp>(op));
+  });
+  table.add<StoreOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    return runStore(executor, cast<StoreOp>(op));
+  });
+  table.add<ReduceOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    auto reduceOp = cast<ReduceOp>(op);
+    executor.bind(reduceOp.getResult(),
+                  reduce(executor.lookup(reduceOp.getSrc()), reduceOp.getKind(),
+                         static_cast<int32_t>(reduceOp.getAxis())));
+    return success();
+  });
+  table.add<ExpOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    const RuntimeValue &source = executor.lookup(op->getOperand(0));
+    FloatView a(source);
+    executor.bind(op->getResult(0),
+                  makeFloats(source.getKind(), source.getShape(),
+                             [&](int64_t i) { return std::exp(a[i]); }));
+    return success();
+  });
+}

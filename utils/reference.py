@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Float64 references for tile's example kernels, and .npy helpers for tests.
+
+Run with a Python that has numpy (Debian's python3-numpy installs it for
+/usr/bin/python3). Subcommands:
+
+  softmax INPUT OUTPUT [--cols N] [--rest-zero] [--rtol R]
+      Recomputes softmax over each row of INPUT (the first N columns, all by
+      default) in float64, as torch.softmax does: exp(x - max) / sum(exp(x -
+      max)). A row whose max is -inf or +inf or NaN is all NaN, as in torch.
+      Compares OUTPUT with it: NaN positions must match exactly, elsewhere
+      the relative error |y - ref| / max(|ref|, 2^-126) must stay within R
+      (default 1e-5; 2^-126 is the smallest normal f32, so values that
+      underflow are held to an absolute error of R * 2^-126). With
+      --rest-zero, OUTPUT's columns past N must be 0 (the kernel must not
+      write there).
+
+  vector-add X Y OUTPUT
+      OUTPUT must equal x + y rounded once from float64 to float32, the
+      correctly rounded sum, bit for bit.
+
+  print FILE [--bf16]
+      Prints "TYPE[SHAPE]", then the elements in C order, one line per row
+      of the last dimension (one line in all for rank 0 and 1); --bf16 reads
+      a <u2 file as bf16 bits. Floats print in the shortest form that reads
+      back as the same value of their type; booleans as true and false.
+
+  softmax-edge-cases OUTPUT
+      Writes an f32 [8 x 12] input whose rows are the cases torch.softmax
+      is checked on: all -inf, one +inf, a NaN, huge values (+-1e30), all
+      equal, +inf and -inf together, large negatives, ordinary values.
+
+Each check prints its errors and its verdict, and exits 1 on failure.
+"""
+
+import argparse
+import sys
+
+import numpy as np
+
+SMALLEST_NORMAL_F32 = 2.0**-126
+
+
+def load(path, bf16=False):
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        sys.exit(f"{path}: cannot read it as a .npy file: {error}")
+    if bf16:
+        if array.dtype != np.uint16:
+            sys.exit(f"{path}: --bf16 needs a <u2 file, got {array.dtype}")
+        array = (array.astype(np.uint32) << 16).view(np.float32)
+    return array
+
+
+def softmax_reference(x):
+    """Row softmax in float64 with torch.softmax's semantics."""
+    x = x.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.max(x, axis=1, keepdims=True)
+        e = np.exp(x - m)
+        return e / np.sum(e, axis=1, keepdims=True)
+
+
+def compare(name, got, ref, rtol):
+    got64 = got.astype(np.float64)
+    nan_got, nan_ref = np.isnan(got64), np.isnan(ref)
+    if not np.array_equal(nan_got, nan_ref):
+        where = np.argwhere(nan_got != nan_ref)[0]
+        print(f"{name}: NaN mismatch at {tuple(int(i) for i in where)}: "
+              f"got {got64[tuple(where)]!r}, expected {ref[tuple(where)]!r}")
+        return False
+    ok = ~nan_ref
+    if not np.array_equal(np.isinf(got64[ok]), np.isinf(ref[ok])):
+        print(f"{name}: infinities differ")
+        return False
+    with np.errstate(invalid="ignore"):
+        diff = np.where(ok, np.abs(got64 - ref), 0.0)
+        diff = np.where(np.isinf(ref) & (got64 == ref), 0.0, diff)
+    rel = diff / np.maximum(np.abs(np.where(ok, ref, 1.0)), SMALLEST_NORMAL_F32)
+    max_abs = float(np.max(diff)) if diff.size else 0.0
+    max_rel = float(np.max(rel)) if rel.size else 0.0
+    verdict = "OK" if max_rel <= rtol else "FAIL"
+    print(f"{name}: {got.shape[0]} rows x {got.shape[1]} columns, "
+          f"{int(np.sum(nan_ref))} NaN, max abs error {max_abs:.3g}, "
+          f"max rel error {max_rel:.3g} (tolerance {rtol:g}): {verdict}")
+    if verdict != "OK":
+        where = np.unravel_index(np.argmax(rel), rel.shape)
+        print(f"  worst at {tuple(int(i) for i in where)}: got "
+              f"{got64[where]!r}, expected {ref[where]!r}")
+    return verdict == "OK"
+
+
+def cmd_softmax(args):
+    x, y = load(args.input), load(args.output)
+    if x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]:
+        sys.exit(f"softmax: shapes {x.shape} and {y.shape} do not match")
+    cols = args.cols if args.cols is not None else x.shape[1]
+    ref = softmax_reference(x[:, :cols])
+    ok = compare("softmax", y[:, :cols], ref, args.rtol)
+    if args.rest_zero and y.shape[1] > cols:
+        rest = y[:, cols:]
+        if np.any(rest != 0):
+            print(f"softmax: {int(np.sum(rest != 0))} elements past column "
+                  f"{cols} were written")
+            ok = False
+    return 0 if ok else 1
+
+
+def cmd_vector_add(args):
+    x, y, out = load(args.x), load(args.y), load(args.output)
+    expected = (x.astype(np.float64) + y.astype(np.float64)).astype(np.float32)
+    if out.shape != expected.shape:
+        sys.exit(f"vector-add: shape {out.shape}, expected {expected.shape}")
+    same = out.view(np.uint32) == expected.view(np.uint32)
+    if not np.all(same):
+        i = int(np.argmin(same))
+        print(f"vector-add: {int(np.sum(~same))} of {out.size} elements "
+              f"differ; first at {i}: got {out[i]!r}, expected {expected[i]!r}")
+        return 1
+    print(f"vector-add: {out.size} elements equal the correctly rounded "
+          f"sums: OK")
+    return 0
+
+
+def format_value(value):
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    return str(value)
+
+
+def cmd_print(args):
+    array = load(args.file, args.bf16)
+    names = {"float32": "f32", "float16": "f16", "int32": "i32",
+             "int64": "i64", "bool": "i1", "uint16": "u16"}
+    name = "bf16" if args.bf16 else names.get(array.dtype.name, array.dtype.name)
+    shape = "x".join(str(d) for d in array.shape)
+    print(f"{name}[{shape}]")
+    rows = array.reshape(-1, array.shape[-1]) if array.ndim else [[array[()]]]
+    for row in rows:
+        print(" ".join(format_value(v) for v in row))
+    return 0
+
+
+def cmd_softmax_edge_cases(args):
+    inf, nan = np.inf, np.nan
+    rows = [
+        [-inf] * 12,                                   # all -inf: NaN
+        [0.5, inf, -1.0] + [0.0] * 9,                  # one +inf: NaN
+        [1.0, 2.0, nan] + [3.0] * 9,                   # a NaN: NaN
+        [1e30, -1e30, 1e30, 0.0] + [-3e38] * 8,        # huge values
+        [7.0] * 12,                                    # all equal: 1/12
+        [inf, -inf] + [1.0] * 10,                      # +inf and -inf
+        [-1e30] * 6 + [-1e30 + 1e24] * 6,              # large negatives
+        [float(i) / 3.0 - 2.0 for i in range(12)],     # ordinary values
+    ]
+    np.save(args.output, np.array(rows, dtype=np.float32))
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("softmax")
+    p.add_argument("input")
+    p.add_argument("output")
+    p.add_argument("--cols", type=int)
+    p.add_argument("--rest-zero", action="store_true")
+    p.add_argument("--rtol", type=float, default=1e-5)
+    p.set_defaults(run=cmd_softmax)
+    p = sub.add_parser("vector-add")
+    p.add_argument("x")
+    p.add_argument("y")
+    p.add_argument("output")
+    p.set_defaults(run=cmd_vector_add)
+    p = sub.add_parser("print")
+    p.add_argument("file")
+    p.add_argument("--bf16", action="store_true")
+    p.set_defaults(run=cmd_print)
+    p = sub.add_parser("softmax-edge-cases")
+    p.add_argument("output")
+    p.set_defaults(run=cmd_softmax_edge_cases)
+    args = parser.parse_args()
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
