@@ -72,9 +72,10 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format == "cubin" ? "bin" : "isa";
+  bool cubin = options.format == OutputFormat::Cubin;
+  binary.compilationTarget = cubin ? "bin" : "isa";
   binary.toolkitPath = options.cudaPath;
-  if (options.lineInfo && options.format == "cubin")
+  if (options.lineInfo && cubin)
     binary.cmdOptions = "-lineinfo";
   pm.addPass(createGpuModuleToBinaryPass(binary));
   if (!options.dumpPTX.empty()) {

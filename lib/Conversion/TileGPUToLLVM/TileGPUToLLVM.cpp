@@ -61,6 +61,71 @@ struct ConvertTileGPUToLLVMPass
 };
 } // namespace
 
+static Attribute getEncoding(Value value) {
+  if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+    return tensor.getEncoding();
+  return {};
+}
+
+/// Checks that the layouts of each operation's tiles are ones the patterns
+/// can lower: the same layout wherever registers correspond one to one, and
+/// slices where a dimension appears or disappears.
+static LogicalResult checkLayouts(tile::FuncOp func) {
+  auto sameLayouts = [](Operation *op, ValueRange values) -> LogicalResult {
+    Attribute first;
+    for (Value value : values) {
+      Attribute encoding = getEncoding(value);
+      if (!encoding)
+        continue;
+      if (first && encoding != first)
+        return op->emitOpError("needs the same layout for all its tiles; "
+                               "convert them first");
+      first = encoding;
+    }
+    return success();
+  };
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    SmallVector<Value> values(op->getOperands());
+    values.append(op->result_begin(), op->result_end());
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (isa<RankedTensorType>(constant.getType()) &&
+          !isa<SplatElementsAttr>(constant.getValue()))
+        return op->emitOpError("is a tile constant that is not a splat; the "
+                               "GPU lowering supports splat constants only");
+      return WalkResult::advance();
+    }
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+      auto slice = dyn_cast_or_null<SliceEncodingAttr>(
+          expand.getSrc().getType().getEncoding());
+      if (!slice || slice.getParent() != expand.getType().getEncoding() ||
+          slice.getDim() != expand.getAxis())
+        return op->emitOpError("needs a source in the slice of its result's "
+                               "layout along the new dimension");
+      return WalkResult::advance();
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      auto result = dyn_cast<RankedTensorType>(reduce.getType());
+      if (!result)
+        return WalkResult::advance();
+      auto slice = dyn_cast_or_null<SliceEncodingAttr>(result.getEncoding());
+      if (!slice ||
+          slice.getParent() != reduce.getSrc().getType().getEncoding() ||
+          slice.getDim() != reduce.getAxis())
+        return op->emitOpError("needs a result in the slice of its source's "
+                               "layout along the reduced axis");
+      return WalkResult::advance();
+    }
+    if (isa<ConvertLayoutOp>(op) || op->getNumRegions() ||
+        op->hasTrait<OpTrait::IsTerminator>() || isa<tile::FuncOp>(op))
+      return WalkResult::advance();
+    // Everything else maps registers one to one: broadcast, splat, addptr,
+    // load, store and the elementwise operations.
+    return failed(sameLayouts(op, values)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
                                                 LoweringInfo &info,
                                                 int64_t &sharedBytes) {
@@ -97,6 +162,8 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
+    return failure();
+  if (failed(checkLayouts(func)))
     return failure();
 
   tile::AxisInfoResult axisInfo(func);
