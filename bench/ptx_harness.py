@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Runs the compiler's PTX on the GPU machine: checks and times softmax.
+
+The PTX comes from bench/make_variants.py (built here, carried there). This
+harness loads it through the CUDA driver (ctypes), launches it on PyTorch's
+tensors with a persistent grid sized by occupancy (as seeds 000/001 do),
+checks every result against torch.softmax in float64, and times it beside
+torch.softmax and a Triton fused softmax (seed 001's kernel, persistent,
+num_warps=8, num_stages=4) in the same run, with triton.testing.do_bench
+(median; L2 flushed between repetitions). GB/s = 2 * M * N * 4 / time.
+"""
+import ctypes
+import json
+import math
+import os
+import sys
+
+import torch
+import triton
+import triton.language as tl
+from triton.testing import do_bench
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PTX_DIR = os.environ.get("PTX_DIR", os.path.join(HERE, "ptx"))
+OUT = os.environ.get("OUT", "/tmp")
+
+cuda = ctypes.CDLL("libcuda.so.1")
+
+
+def check(result, what):
+    if result != 0:
+        text = ctypes.c_char_p()
+        cuda.cuGetErrorString(result, ctypes.byref(text))
+        raise RuntimeError("%s failed: %s" % (what, text.value.decode()))
+
+
+class Kernel:
+    def __init__(self, variant):
+        self.v = variant
+        ptx = open(os.path.join(PTX_DIR, variant["file"]), "rb").read() + b"\0"
+        self.module = ctypes.c_void_p()
+        check(cuda.cuModuleLoadData(ctypes.byref(self.module), ptx),
+              "cuModuleLoadData(%s)" % variant["name"])
+        self.func = ctypes.c_void_p()
+        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
+                                       variant["kernel"].encode()),
+              "cuModuleGetFunction")
+        self.threads = 32 * variant["warps"]
+        blocks = ctypes.c_int()
+        check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(blocks), self.func, self.threads, ctypes.c_size_t(0)),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+        self.blocks_per_sm = blocks.value
+        regs = ctypes.c_int()
+        check(cuda.cuFuncGetAttribute(ctypes.byref(regs), 4, self.func),
+              "cuFuncGetAttribute")  # CU_FUNC_ATTRIBUTE_NUM_REGS
+        self.registers = regs.value
+
+    def launcher(self, y, x):
+        m, n = x.shape
+        rows = self.v["rows_per_program"]
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        grid = max(1, min(sms * self.blocks_per_sm, math.ceil(m / rows)))
+        args = [ctypes.c_uint64(y.data_ptr()), ctypes.c_uint64(x.data_ptr()),
+                ctypes.c_int32(x.stride(0)), ctypes.c_int32(y.stride(0)),
+                ctypes.c_int32(m), ctypes.c_int32(n)]
+        params = (ctypes.c_void_p * len(args))(
+            *[ctypes.cast(ctypes.pointer(a), ctypes.c_void_p) for a in args])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+        def launch():
+            check(cuda.cuLaunchKernel(self.func, grid, 1, 1, self.threads, 1, 1,
+                                      0, stream, params, None), "cuLaunchKernel")
+        launch.keep = (args, params)
+        launch.grid = grid
+        return launch
+
+
+@triton.jit
+def triton_softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows,
+                          n_cols, BLOCK_SIZE: tl.constexpr,
+                          num_stages: tl.constexpr):
+    start = tl.program_id(0)
+    step = tl.num_programs(0)
+    for row in tl.range(start, n_rows, step, num_stages=num_stages):
+        cols = tl.arange(0, BLOCK_SIZE)
+        mask = cols < n_cols
+        x = tl.load(in_ptr + row * in_stride + cols, mask=mask,
+                    other=-float("inf"))
+        x = x - tl.max(x, axis=0)
+        num = tl.exp(x)
+        y = num / tl.sum(num, axis=0)
+        tl.store(out_ptr + row * out_stride + cols, y, mask=mask)
+
+
+def triton_softmax(x, y):
+    m, n = x.shape
+    block = triton.next_power_of_2(n)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    grid = (min(sms * 4, m),)
+    triton_softmax_kernel[grid](y, x, x.stride(0), y.stride(0), m, n,
+                                BLOCK_SIZE=block, num_stages=4, num_warps=8)
+
+
+def candidates(variants, n, kernels):
+    aligned = n % 16 == 0
+    block = triton.next_power_of_2(n)
+    for v in variants:
+        if v["aligned"] and not aligned:
+            continue
+        if not v["aligned"] and aligned:
+            continue
+        if v["kernel"] == "online_softmax":
+            if v["defines"]["BLOCK_SIZE"] > block:
+                continue
+        elif v["max_cols"] != max(block, 256 if v["kernel"] == "softmax_rows" else 1024):
+            continue
+        yield kernels[v["name"]]
+
+
+def main():
+    variants = json.load(open(os.path.join(PTX_DIR, "manifest.json")))
+    torch.manual_seed(0)
+    kernels = {}
+    for v in variants:
+        kernels[v["name"]] = Kernel(v)
+    print("loaded %d kernels" % len(kernels), flush=True)
+
+    shapes = [(4096, n) for n in [256, 512, 768, 1024, 2048, 3072, 4096, 6144,
+                                  8192, 12288, 12544, 16384]]
+    shapes += [(1024, n) for n in [256, 1024, 4096, 16384, 32768, 65536, 131072]]
+    shapes += [(1823, 781)]
+    records = []
+    failures = 0
+    for m, n in shapes:
+        x = torch.randn(m, n, device="cuda", dtype=torch.float32)
+        ref = torch.softmax(x.double(), dim=-1)
+        ref_norm = ref.norm().item()
+        t_torch = do_bench(lambda: torch.softmax(x, dim=-1), return_mode="median")
+        t_triton = None
+        if n <= 16384:
+            y_tr = torch.empty_like(x)
+            triton_softmax(x, y_tr)
+            t_triton = do_bench(lambda: triton_softmax(x, y_tr), return_mode="median")
+        best = None
+        for k in candidates(variants, n, kernels):
+            y = torch.full_like(x, float("nan"))
+            launch = k.launcher(y, x)
+            launch()
+            torch.cuda.synchronize()
+            err = ((y.double() - ref).norm() / ref_norm).item()
+            max_abs = (y.double() - ref).abs().max().item()
+            ok = math.isfinite(err) and err < 1e-5 and max_abs < 1e-5
+            if not ok:
+                failures += 1
+                print("FAIL %s M=%d N=%d rel=%g max_abs=%g" % (
+                    k.v["name"], m, n, err, max_abs), flush=True)
+                records.append(dict(M=m, N=n, variant=k.v["name"], ok=False,
+                                    rel=err, max_abs=max_abs))
+                continue
+            t = do_bench(launch, return_mode="median")
+            rec = dict(M=m, N=n, variant=k.v["name"], ok=True, rel=err,
+                       max_abs=max_abs, ms=t, grid=launch.grid,
+                       regs=k.registers, blocks_per_sm=k.blocks_per_sm,
+                       gbps=2 * m * n * 4 / t / 1e6)
+            records.append(rec)
+            if best is None or t < best["ms"]:
+                best = rec
+        gb = lambda t: 2 * m * n * 4 / t / 1e6 if t else float("nan")
+        line = "M=%5d N=%6d | tile %7.1f GB/s (%s) | torch %7.1f | triton %7.1f | tile/torch %.2f tile/triton %s" % (
+            m, n, best["gbps"] if best else float("nan"),
+            best["variant"] if best else "-", gb(t_torch),
+            gb(t_triton) if t_triton else float("nan"),
+            (best["gbps"] / gb(t_torch)) if best else float("nan"),
+            ("%.2f" % (best["gbps"] / gb(t_triton))) if (best and t_triton) else "-")
+        print(line, flush=True)
+        records.append(dict(M=m, N=n, torch_ms=t_torch, triton_ms=t_triton,
+                            best=best["variant"] if best else None, summary=line))
+    with open(os.path.join(OUT, "harness.json"), "w") as f:
+        json.dump(records, f, indent=1)
+    print("failures: %d" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
