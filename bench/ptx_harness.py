@@ -121,6 +121,11 @@ def candidates(variants, n, kernels):
 def main():
     variants = json.load(open(os.path.join(PTX_DIR, "manifest.json")))
     torch.manual_seed(0)
+    # PyTorch creates and makes current the device's primary context, which
+    # the driver calls below share.
+    torch.zeros(1, device="cuda")
+    torch.cuda.synchronize()
+    check(cuda.cuInit(0), "cuInit")
     kernels = {}
     for v in variants:
         kernels[v["name"]] = Kernel(v)
