@@ -20,7 +20,10 @@ ALIGNED = "--tile-specialize-arguments=divisibility=2:16,3:16,5:16"
 
 def compile_variant(name, example, defines, warps, aligned):
     path = os.path.join(OUT, name + ".ptx")
-    cmd = [TILE_OPT, os.path.join(ROOT, "examples", example)]
+    source = os.path.join(ROOT, "examples", example)
+    if not os.path.exists(source):
+        source = os.path.join(ROOT, "bench", "kernels", example)
+    cmd = [TILE_OPT, source]
     cmd += ["-D%s=%d" % kv for kv in defines.items()]
     if aligned:
         cmd.append(ALIGNED)
@@ -42,11 +45,13 @@ def main():
                              warps=warps, aligned=aligned, max_cols=max_cols,
                              rows_per_program=rows, defines=defines))
 
-    for block in [1024, 2048, 4096, 8192, 16384]:
-        for warps in [4, 8, 16]:
-            if block // (32 * warps) > 128:
-                continue
-            add("softmax", "softmax.mlir", {"BLOCK_SIZE": block}, warps, True, block)
+    for kernel in ["softmax", "softmax_recip", "softmax_prefetch"]:
+        for block in [1024, 2048, 4096, 8192, 16384]:
+            for warps in [4, 8, 16]:
+                if block // (32 * warps) > 128:
+                    continue
+                add(kernel, kernel + ".mlir", {"BLOCK_SIZE": block}, warps,
+                    True, block)
     for block in [256, 512, 1024]:
         for rows in [1, 2, 4, 8, 16]:
             for warps in [1, 2, 4, 8]:

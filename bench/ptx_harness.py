@@ -23,6 +23,10 @@ from triton.testing import do_bench
 HERE = os.path.dirname(os.path.abspath(__file__))
 PTX_DIR = os.environ.get("PTX_DIR", os.path.join(HERE, "ptx"))
 OUT = os.environ.get("OUT", "/tmp")
+# Only these kernels (comma-separated), if set.
+KERNELS = [k for k in os.environ.get("KERNELS", "").split(",") if k]
+# Only these row lengths, if set.
+COLS = [int(n) for n in os.environ.get("COLS", "").split(",") if n]
 
 cuda = ctypes.CDLL("libcuda.so.1")
 
@@ -115,6 +119,8 @@ def candidates(variants, n, kernels):
                 continue
         elif v["max_cols"] != max(block, 256 if v["kernel"] == "softmax_rows" else 1024):
             continue
+        if KERNELS and v["kernel"] not in KERNELS:
+            continue
         yield kernels[v["name"]]
 
 
@@ -135,6 +141,8 @@ def main():
                                   8192, 12288, 12544, 16384]]
     shapes += [(1024, n) for n in [256, 1024, 4096, 16384, 32768, 65536, 131072]]
     shapes += [(1823, 781)]
+    if COLS:
+        shapes = [(m, n) for m, n in shapes if n in COLS]
     records = []
     failures = 0
     for m, n in shapes:
@@ -171,6 +179,13 @@ def main():
             records.append(rec)
             if best is None or t < best["ms"]:
                 best = rec
+        per_kernel = {}
+        for r in records:
+            if r.get("M") == m and r.get("N") == n and r.get("ok"):
+                kname = kernels[r["variant"]].v["kernel"]
+                if kname not in per_kernel or r["ms"] < per_kernel[kname]["ms"]:
+                    per_kernel[kname] = r
+        detail = "  ".join("%s %.0f" % (k, r["gbps"]) for k, r in sorted(per_kernel.items()))
         gb = lambda t: 2 * m * n * 4 / t / 1e6 if t else float("nan")
         line = "M=%5d N=%6d | tile %7.1f GB/s (%s) | torch %7.1f | triton %7.1f | tile/torch %.2f tile/triton %s" % (
             m, n, best["gbps"] if best else float("nan"),
@@ -179,6 +194,7 @@ def main():
             (best["gbps"] / gb(t_torch)) if best else float("nan"),
             ("%.2f" % (best["gbps"] / gb(t_triton))) if (best and t_triton) else "-")
         print(line, flush=True)
+        print("           best per kernel: " + detail, flush=True)
         records.append(dict(M=m, N=n, torch_ms=t_torch, triton_ms=t_triton,
                             best=best["variant"] if best else None, summary=line))
     with open(os.path.join(OUT, "harness.json"), "w") as f:

@@ -36,6 +36,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
@@ -126,6 +127,21 @@ static LogicalResult checkLayouts(tile::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
+/// True if control can reach `block` again after leaving it.
+static bool isOnCycle(Block *block) {
+  SmallVector<Block *> worklist(block->getSuccessors());
+  llvm::SmallPtrSet<Block *, 8> seen;
+  while (!worklist.empty()) {
+    Block *next = worklist.pop_back_val();
+    if (next == block)
+      return true;
+    if (!seen.insert(next).second)
+      continue;
+    worklist.append(next->succ_begin(), next->succ_end());
+  }
+  return false;
+}
+
 LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
                                                 LoweringInfo &info,
                                                 int64_t &sharedBytes) {
@@ -196,6 +212,24 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
       sharedBytes += llvm::alignTo(bytes, 16);
     }
   });
+  // An operation's scratch is read after a barrier; before the same
+  // operation writes it again, every thread must have finished reading. That
+  // takes a second barrier, unless another barrier always comes in between:
+  // when the operation runs at most once (its block is on no cycle), or when
+  // its block holds another operation with a barrier (a block runs whole, so
+  // every way back to the operation passes through it).
+  for (auto &[op, offset] : info.sharedOffset) {
+    if (op->getParentOfType<tile::FuncOp>() != func)
+      continue;
+    Block *block = op->getBlock();
+    bool otherBarrier = llvm::any_of(*block, [&](Operation &other) {
+      return &other != op && info.sharedOffset.count(&other);
+    });
+    if (otherBarrier || !isOnCycle(block))
+      continue;
+    info.trailingBarrier.insert(op);
+  }
+
   if (sharedBytes > kMaxStaticSharedMemory)
     return func.emitError("kernel '")
            << func.getSymName() << "' needs " << sharedBytes

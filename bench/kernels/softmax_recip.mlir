@@ -1,0 +1,55 @@
+// Bench variant of examples/softmax.mlir: multiply by 1/sum.
+// Fused softmax, one row at a time: the kernel of Triton's tutorial
+// 02-fused-softmax (seeds 000 and 001). A persistent grid: program `pid`
+// handles rows pid, pid + num_programs, ... Each row is loaded whole into a
+// tile of BLOCK_SIZE elements (masked past n_cols with -inf), reduced, and
+// written back.
+//
+// BLOCK_SIZE must be a power of two no smaller than n_cols; set it with
+// `-D BLOCK_SIZE=...` for longer rows.
+//
+// tile.param BLOCK_SIZE = 1024
+
+tile.func @softmax_recip(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+                   %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+                   %input_row_stride: i32, %output_row_stride: i32,
+                   %n_rows: i32, %n_cols: i32) {
+  %row_start = tile.program_id x : i32
+  %row_step = tile.num_programs x : i32
+  %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
+  %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
+  %mask = arith.cmpi slt, %cols, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
+  %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_SIZE}xf32>
+  scf.for %row = %row_start to %n_rows step %row_step : i32 {
+    // Load the row, masked past its end with -inf.
+    %in_offset = arith.muli %row, %input_row_stride : i32
+    %in_row = tile.addptr %input, %in_offset : !tile.ptr<f32>, i32
+    %in_rows = tile.splat %in_row
+        : !tile.ptr<f32> -> tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+    %in_ptrs = tile.addptr %in_rows, %cols
+        : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
+    %x = tile.load %in_ptrs, %mask, %neg_inf
+        : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+
+    // softmax(x) = exp(x - max(x)) / sum(exp(x - max(x)))
+    %max = tile.reduce max %x axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+    %max_tile = tile.splat %max : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %shifted = arith.subf %x, %max_tile : tensor<${BLOCK_SIZE}xf32>
+    %num = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
+    %den = tile.reduce sum %num axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+    %one = arith.constant 1.0 : f32
+    %inv = arith.divf %one, %den : f32
+    %inv_tile = tile.splat %inv : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %y = arith.mulf %num, %inv_tile : tensor<${BLOCK_SIZE}xf32>
+
+    // Store the row.
+    %out_offset = arith.muli %row, %output_row_stride : i32
+    %out_row = tile.addptr %output, %out_offset : !tile.ptr<f32>, i32
+    %out_rows = tile.splat %out_row
+        : !tile.ptr<f32> -> tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+    %out_ptrs = tile.addptr %out_rows, %cols
+        : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
+    tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+  }
+  tile.return
+}
