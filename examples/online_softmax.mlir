@@ -78,9 +78,11 @@ tile.func @online_softmax(
     %rescale = tile.exp %diff : tensor<${BLOCK_SIZE}xf32>
     %lane_sums = arith.mulf %s, %rescale : tensor<${BLOCK_SIZE}xf32>
     %sum = tile.reduce sum %lane_sums axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %sum_tile = tile.splat %sum : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %one = arith.constant 1.0 : f32
+    %inv = arith.divf %one, %sum : f32
+    %inv_tile = tile.splat %inv : f32 -> tensor<${BLOCK_SIZE}xf32>
 
-    // Pass 2: write exp(x - M) / S, last tile first.
+    // Pass 2: write exp(x - M) * (1 / S), last tile first.
     scf.for %j = %c0 to %n_blocks step %c1 : i32 {
       %i = arith.subi %last_block, %j : i32
       %start = arith.muli %i, %block : i32
@@ -93,7 +95,7 @@ tile.func @online_softmax(
           : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
       %shifted = arith.subf %x, %max_tile : tensor<${BLOCK_SIZE}xf32>
       %num = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
-      %y = arith.divf %num, %sum_tile : tensor<${BLOCK_SIZE}xf32>
+      %y = arith.mulf %num, %inv_tile : tensor<${BLOCK_SIZE}xf32>
       %out_ptrs = tile.addptr %out_rows, %idx
           : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
       tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>

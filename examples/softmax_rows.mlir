@@ -38,6 +38,7 @@ tile.func @softmax_rows(
       : !tile.ptr<f32> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
   %neg_inf = arith.constant dense<0xFF800000>
       : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+  %ones = arith.constant dense<1.0> : tensor<${ROWS}xf32>
 
   scf.for %block = %start to %n_blocks step %step : i32 {
     // The rows of this block, and which of them exist.
@@ -66,7 +67,7 @@ tile.func @softmax_rows(
     %x = tile.load %in_ptrs, %mask, %neg_inf
         : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
 
-    // Per row: exp(x - max) / sum.
+    // Per row: exp(x - max) * (1 / sum).
     %max = tile.reduce max %x axis 1
         : tensor<${ROWS}x${BLOCK_SIZE}xf32> -> tensor<${ROWS}xf32>
     %max_col = tile.expand_dims %max axis 1
@@ -77,11 +78,12 @@ tile.func @softmax_rows(
     %num = tile.exp %shifted : tensor<${ROWS}x${BLOCK_SIZE}xf32>
     %sum = tile.reduce sum %num axis 1
         : tensor<${ROWS}x${BLOCK_SIZE}xf32> -> tensor<${ROWS}xf32>
-    %sum_col = tile.expand_dims %sum axis 1
+    %inv = arith.divf %ones, %sum : tensor<${ROWS}xf32>
+    %inv_col = tile.expand_dims %inv axis 1
         : tensor<${ROWS}xf32> -> tensor<${ROWS}x1xf32>
-    %sum_2d = tile.broadcast %sum_col
+    %inv_2d = tile.broadcast %inv_col
         : tensor<${ROWS}x1xf32> -> tensor<${ROWS}x${BLOCK_SIZE}xf32>
-    %y = arith.divf %num, %sum_2d : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+    %y = arith.mulf %num, %inv_2d : tensor<${ROWS}x${BLOCK_SIZE}xf32>
 
     // Store.
     %out_rows = arith.muli %row_2d, %out_stride
