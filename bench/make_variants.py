@@ -38,37 +38,53 @@ def main():
 
     def add(kernel, example, defines, warps, aligned, max_cols, rows=1):
         name = "%s_%s_w%d%s" % (
-            kernel, "_".join("%s%d" % (k.lower(), v) for k, v in defines.items()),
+            kernel, "_".join("%s%d" % (k.lower().replace("_size", "").replace("num_", ""), v)
+                             for k, v in defines.items()),
             warps, "_a" if aligned else "")
         compile_variant(name, example, defines, warps, aligned)
         variants.append(dict(name=name, kernel=kernel, file=name + ".ptx",
                              warps=warps, aligned=aligned, max_cols=max_cols,
                              rows_per_program=rows, defines=defines))
 
-    for kernel in ["softmax", "softmax_recip", "softmax_prefetch"]:
+    for stages in [1, 2]:
         for block in [1024, 2048, 4096, 8192, 16384]:
             for warps in [4, 8, 16]:
                 if block // (32 * warps) > 128:
                     continue
-                add(kernel, kernel + ".mlir", {"BLOCK_SIZE": block}, warps,
-                    True, block)
-    for block in [256, 512, 1024]:
-        for rows in [1, 2, 4, 8, 16]:
-            for warps in [1, 2, 4, 8]:
-                if warps > rows or block * rows // (32 * warps) > 64:
+                add("softmax", "softmax.mlir",
+                    {"BLOCK_SIZE": block, "NUM_STAGES": stages}, warps, True,
+                    block)
+        for block in [256, 512, 1024]:
+            for rows in [1, 2, 4, 8, 16]:
+                for warps in [1, 2, 4, 8]:
+                    if warps > rows or block * rows // (32 * warps) > 64:
+                        continue
+                    add("softmax_rows", "softmax_rows.mlir",
+                        {"ROWS": rows, "BLOCK_SIZE": block, "NUM_STAGES": stages},
+                        warps, True, block, rows)
+        for block in [1024, 2048, 4096, 8192]:
+            for warps in [4, 8, 16]:
+                if block // (32 * warps) > 64:
                     continue
-                add("softmax_rows", "softmax_rows.mlir",
-                    {"ROWS": rows, "BLOCK_SIZE": block}, warps, True, block, rows)
-    for block in [1024, 2048, 4096, 8192]:
-        for warps in [4, 8, 16]:
-            if block // (32 * warps) > 64:
+                add("online_softmax", "online_softmax.mlir",
+                    {"BLOCK_SIZE": block, "NUM_STAGES": stages}, warps, True,
+                    1 << 30)
+        # The odd seed shape, 1823 x 781: nothing is aligned.
+        add("softmax", "softmax.mlir", {"BLOCK_SIZE": 1024, "NUM_STAGES": stages},
+            4, False, 1024)
+        add("softmax", "softmax.mlir", {"BLOCK_SIZE": 1024, "NUM_STAGES": stages},
+            8, False, 1024)
+        add("online_softmax", "online_softmax.mlir",
+            {"BLOCK_SIZE": 256, "NUM_STAGES": stages}, 4, False, 1 << 30)
+        add("softmax_rows", "softmax_rows.mlir",
+            {"ROWS": 4, "BLOCK_SIZE": 1024, "NUM_STAGES": stages}, 4, False, 1024, 4)
+    # The pipelining written by hand, to compare with the pass's.
+    for block in [1024, 4096, 8192, 16384]:
+        for warps in [8, 16]:
+            if block // (32 * warps) > 128:
                 continue
-            add("online_softmax", "online_softmax.mlir", {"BLOCK_SIZE": block},
-                warps, True, 1 << 30)
-    # The odd seed shape, 1823 x 781: nothing is aligned.
-    add("softmax", "softmax.mlir", {"BLOCK_SIZE": 1024}, 4, False, 1024)
-    add("online_softmax", "online_softmax.mlir", {"BLOCK_SIZE": 256}, 4, False, 1 << 30)
-    add("softmax_rows", "softmax_rows.mlir", {"ROWS": 4, "BLOCK_SIZE": 1024}, 4, False, 1024, 4)
+            add("softmax_prefetch", "softmax_prefetch.mlir", {"BLOCK_SIZE": block},
+                warps, True, block)
 
     with open(os.path.join(OUT, "manifest.json"), "w") as f:
         json.dump(variants, f, indent=1)

@@ -182,7 +182,9 @@ def main():
         per_kernel = {}
         for r in records:
             if r.get("M") == m and r.get("N") == n and r.get("ok"):
-                kname = kernels[r["variant"]].v["kernel"]
+                kv = kernels[r["variant"]].v
+                kname = kv["kernel"] + ("/s%d" % kv["defines"]["NUM_STAGES"]
+                                        if "NUM_STAGES" in kv["defines"] else "")
                 if kname not in per_kernel or r["ms"] < per_kernel[kname]["ms"]:
                     per_kernel[kname] = r
         detail = "  ".join("%s %.0f" % (k, r["gbps"]) for k, r in sorted(per_kernel.items()))

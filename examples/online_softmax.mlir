@@ -14,7 +14,10 @@
 // exp(-inf - -inf); a row that is all -inf still gives NaN, as torch.softmax
 // does.
 //
+// NUM_STAGES pipelines both column loops (see softmax.mlir).
+//
 // tile.param BLOCK_SIZE = 4096
+// tile.param NUM_STAGES = 2
 
 tile.func @online_softmax(
     %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
@@ -69,7 +72,7 @@ tile.func @online_softmax(
       %s_new = arith.addf %scaled, %p : tensor<${BLOCK_SIZE}xf32>
       scf.yield %m_new, %s_new
           : tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>
-    }
+    } {tile.num_stages = ${NUM_STAGES} : i32}
 
     // Merge the lanes: M = max(m), S = sum(s * exp(m - M)).
     %max = tile.reduce max %m axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
@@ -99,7 +102,7 @@ tile.func @online_softmax(
       %out_ptrs = tile.addptr %out_rows, %idx
           : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
       tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
-    }
+    } {tile.num_stages = ${NUM_STAGES} : i32}
   }
   tile.return
 }

@@ -4,8 +4,11 @@
 // most of a block idle. Same parameters as softmax.mlir; a persistent grid
 // over blocks of ROWS rows.
 //
+// NUM_STAGES pipelines the loop over row blocks (see softmax.mlir).
+//
 // tile.param ROWS = 4
 // tile.param BLOCK_SIZE = 256
+// tile.param NUM_STAGES = 2
 
 tile.func @softmax_rows(
     %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
@@ -95,6 +98,6 @@ tile.func @softmax_rows(
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
     tile.store %out_ptrs, %y, %mask
         : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }
