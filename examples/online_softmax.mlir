@@ -14,16 +14,19 @@
 // exp(-inf - -inf); a row that is all -inf still gives NaN, as torch.softmax
 // does.
 //
-// NUM_STAGES pipelines both column loops (see softmax.mlir).
+// NUM_STAGES pipelines both column loops (see softmax.mlir); 16 warps, as the
+// seed uses for long rows.
 //
 // tile.param BLOCK_SIZE = 4096
 // tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 16
 
 tile.func @online_softmax(
     %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
-    %n_rows: i32, %n_cols: i32) {
+    %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %block = arith.constant ${BLOCK_SIZE} : i32

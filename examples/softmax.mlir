@@ -8,15 +8,18 @@
 // `-D BLOCK_SIZE=...` for longer rows. NUM_STAGES is the loop's pipelining
 // depth, as in the seeds' `tl.range(..., num_stages=...)`: with 2 or more, the
 // compiler loads a program's next row while it computes the current one
-// (output rows must not overlap the input rows still to be read).
+// (output rows must not overlap the input rows still to be read). NUM_WARPS
+// is the number of warps per program: more for longer rows (16 for 8192).
 //
 // tile.param BLOCK_SIZE = 1024
 // tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 4
 
 tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
                    %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
                    %input_row_stride: i32, %output_row_stride: i32,
-                   %n_rows: i32, %n_cols: i32) {
+                   %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %row_start = tile.program_id x : i32
   %row_step = tile.num_programs x : i32
   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>

@@ -9,12 +9,14 @@
 // tile.param ROWS = 4
 // tile.param BLOCK_SIZE = 256
 // tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 4
 
 tile.func @softmax_rows(
     %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
-    %n_rows: i32, %n_cols: i32) {
+    %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c_rows = arith.constant ${ROWS} : i32
   %start = tile.program_id x : i32
   %step = tile.num_programs x : i32
