@@ -23,6 +23,7 @@
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -308,6 +309,10 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
+  // calls into CUDA's libdevice, which gpu-module-to-binary links in; they
+  // take precedence over LLVM's intrinsics, which the backend cannot select.
+  populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);
   populateMathToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
 
