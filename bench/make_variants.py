@@ -24,7 +24,7 @@ def compile_variant(name, example, defines, warps, aligned):
     if not os.path.exists(source):
         source = os.path.join(ROOT, "bench", "kernels", example)
     cmd = [TILE_OPT, source]
-    cmd += ["-D%s=%d" % kv for kv in defines.items()]
+    cmd += ["-D%s=%s" % kv for kv in defines.items()]
     if aligned:
         cmd.append(ALIGNED)
     cmd += ["--tile-to-ptx=num-warps=%d dump-ptx=%s" % (warps, path), "-o", os.devnull]
@@ -36,15 +36,17 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     variants = []
 
-    def add(kernel, example, defines, warps, aligned, max_cols, rows=1):
+    def add(kernel, example, defines, warps, aligned, max_cols, rows=1,
+            dtype="f32"):
         name = "%s_%s_w%d%s" % (
-            kernel, "_".join("%s%d" % (k.lower().replace("_size", "").replace("num_", ""), v)
+            kernel, "_".join("%s%s" % (k.lower().replace("_size", "").replace("num_", ""), v)
                              for k, v in defines.items()),
             warps, "_a" if aligned else "")
         compile_variant(name, example, defines, warps, aligned)
         variants.append(dict(name=name, kernel=kernel, file=name + ".ptx",
                              warps=warps, aligned=aligned, max_cols=max_cols,
-                             rows_per_program=rows, defines=defines))
+                             rows_per_program=rows, defines=defines,
+                             dtype=dtype))
 
     for stages in [1, 2]:
         for block in [1024, 2048, 4096, 8192, 16384]:
@@ -78,6 +80,15 @@ def main():
             {"BLOCK_SIZE": 256, "NUM_STAGES": stages}, 4, False, 1 << 30)
         add("softmax_rows", "softmax_rows.mlir",
             {"ROWS": 4, "BLOCK_SIZE": 1024, "NUM_STAGES": stages}, 4, False, 1024, 4)
+    # Half precision.
+    for dtype in ["f16", "bf16"]:
+        for block in [1024, 4096, 8192]:
+            for warps in [4, 8, 16]:
+                if block // (32 * warps) > 128 or block // (32 * warps) < 4:
+                    continue
+                add("softmax_half", "softmax_half.mlir",
+                    {"DTYPE": dtype, "BLOCK_SIZE": block, "NUM_STAGES": 2},
+                    warps, True, block, dtype=dtype)
     # The pipelining written by hand, to compare with the pass's.
     for block in [1024, 4096, 8192, 16384]:
         for warps in [8, 16]:
