@@ -23,6 +23,10 @@ def compile_variant(name, example, defines, warps, aligned):
     source = os.path.join(ROOT, "examples", example)
     if not os.path.exists(source):
         source = os.path.join(ROOT, "bench", "kernels", example)
+    # A kernel that declares NUM_WARPS sets tile.num_warps itself, which
+    # wins over the pipeline's option.
+    if "// tile.param NUM_WARPS" in open(source).read():
+        defines = dict(defines, NUM_WARPS=warps)
     cmd = [TILE_OPT, source]
     cmd += ["-D%s=%s" % kv for kv in defines.items()]
     if aligned:
@@ -80,6 +84,11 @@ def main():
             {"BLOCK_SIZE": 256, "NUM_STAGES": stages}, 4, False, 1 << 30)
         add("softmax_rows", "softmax_rows.mlir",
             {"ROWS": 4, "BLOCK_SIZE": 1024, "NUM_STAGES": stages}, 4, False, 1024, 4)
+    # Rows of 32768 floats still fit in the registers of 16 or 32 warps.
+    for warps in [16, 32]:
+        add("softmax", "softmax.mlir",
+            {"BLOCK_SIZE": 32768, "NUM_STAGES": 1}, warps,
+            True, 32768)
     # Half precision.
     for dtype in ["f16", "bf16"]:
         for block in [1024, 4096, 8192]:
