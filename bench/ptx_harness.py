@@ -81,23 +81,6 @@ class Kernel:
 
 
 @triton.jit
-def triton_softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows,
-                          n_cols, BLOCK_SIZE: tl.constexpr,
-                          num_stages: tl.constexpr):
-    start = tl.program_id(0)
-    step = tl.num_programs(0)
-    for row in tl.range(start, n_rows, step, num_stages=num_stages):
-        cols = tl.arange(0, BLOCK_SIZE)
-        mask = cols < n_cols
-        x = tl.load(in_ptr + row * in_stride + cols, mask=mask,
-                    other=-float("inf"))
-        x = x - tl.max(x, axis=0)
-        num = tl.exp(x)
-        y = num / tl.sum(num, axis=0)
-        tl.store(out_ptr + row * out_stride + cols, y, mask=mask)
-
-
-@triton.jit
 def triton_online_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols,
                          BLOCK_SIZE: tl.constexpr):
     # Seed 004's two-pass online softmax: one program per row.
@@ -130,10 +113,10 @@ def triton_online(x, y):
 
 
 @triton.jit
-def triton_softmax_half_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows,
-                               n_cols, BLOCK_SIZE: tl.constexpr,
-                               num_stages: tl.constexpr):
-    # The same kernel computing in f32 on 16-bit rows.
+def triton_softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows,
+                          n_cols, BLOCK_SIZE: tl.constexpr,
+                          num_stages: tl.constexpr):
+    # Seed 001's fused softmax, computing in f32 (16-bit rows are converted).
     start = tl.program_id(0)
     step = tl.num_programs(0)
     for row in tl.range(start, n_rows, step, num_stages=num_stages):
@@ -149,14 +132,6 @@ def triton_softmax_half_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows,
 
 
 def triton_softmax(x, y):
-    if x.dtype != torch.float32:
-        m, n = x.shape
-        block = triton.next_power_of_2(n)
-        sms = torch.cuda.get_device_properties(0).multi_processor_count
-        triton_softmax_half_kernel[(min(sms * 4, m),)](
-            y, x, x.stride(0), y.stride(0), m, n, BLOCK_SIZE=block,
-            num_stages=4, num_warps=8)
-        return
     m, n = x.shape
     block = triton.next_power_of_2(n)
     sms = torch.cuda.get_device_properties(0).multi_processor_count

@@ -183,12 +183,14 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 }
 
 namespace {
-/// broadcast(splat(x)) -> splat(x)
-struct BroadcastOfSplat : OpRewritePattern<BroadcastOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(BroadcastOp op,
+/// broadcast(splat(x)) -> splat(x), expand_dims(splat(x)) -> splat(x): a
+/// splat reshaped is a splat of the new shape.
+template <typename OpTy>
+struct ReshapeOfSplat : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    auto splat = op.getSrc().getDefiningOp<SplatOp>();
+    auto splat = op.getSrc().template getDefiningOp<SplatOp>();
     if (!splat)
       return failure();
     rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
@@ -213,7 +215,7 @@ struct BroadcastOfBroadcast : OpRewritePattern<BroadcastOp> {
 
 void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<BroadcastOfSplat, BroadcastOfBroadcast>(context);
+  results.add<ReshapeOfSplat<BroadcastOp>, BroadcastOfBroadcast>(context);
 }
 
 //===----------------------------------------------------------------------===//
@@ -238,24 +240,9 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
-namespace {
-/// expand_dims(splat(x)) -> splat(x)
-struct ExpandDimsOfSplat : OpRewritePattern<ExpandDimsOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ExpandDimsOp op,
-                                PatternRewriter &rewriter) const override {
-    auto splat = op.getSrc().getDefiningOp<SplatOp>();
-    if (!splat)
-      return failure();
-    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
-    return success();
-  }
-};
-} // namespace
-
 void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                MLIRContext *context) {
-  results.add<ExpandDimsOfSplat>(context);
+  results.add<ReshapeOfSplat<ExpandDimsOp>>(context);
 }
 
 //===----------------------------------------------------------------------===//
