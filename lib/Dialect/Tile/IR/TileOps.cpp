@@ -185,8 +185,7 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 namespace {
 /// broadcast(splat(x)) -> splat(x), expand_dims(splat(x)) -> splat(x): a
 /// splat reshaped is a splat of the new shape.
-template <typename OpTy>
-struct ReshapeOfSplat : OpRewritePattern<OpTy> {
+template <typename OpTy> struct ReshapeOfSplat : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
