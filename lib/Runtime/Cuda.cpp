@@ -395,7 +395,8 @@ static constexpr size_t kGuardAfter = 65536;
 static constexpr uint8_t kGuardByte = 0xA5;
 
 llvm::Expected<DeviceArguments>
-DeviceArguments::create(CudaDevice &device, llvm::ArrayRef<KernelArg> args) {
+DeviceArguments::create(CudaDevice &device, llvm::ArrayRef<KernelArg> args,
+                        bool guards) {
   DeviceArguments result;
   result.entries.resize(args.size());
   result.values.assign(args.size(), 0);
@@ -409,19 +410,22 @@ DeviceArguments::create(CudaDevice &device, llvm::ArrayRef<KernelArg> args) {
     const HostBuffer &host = arg.getBuffer();
     entry.isBuffer = true;
     entry.dataBytes = host.getSizeInBytes();
+    entry.guardBefore = guards ? kGuardBefore : 0;
+    entry.guardAfter = guards ? kGuardAfter : 0;
     llvm::Expected<DeviceBuffer> buffer =
-        device.allocate(kGuardBefore + entry.dataBytes + kGuardAfter);
+        device.allocate(entry.guardBefore + entry.dataBytes + entry.guardAfter);
     if (!buffer)
       return llvm::createStringError(
           "argument " + llvm::Twine(index) + " (" + host.getDescription() +
           "): " + llvm::toString(buffer.takeError()));
     entry.buffer = std::move(*buffer);
-    if (llvm::Error err = entry.buffer.fill(kGuardByte))
-      return std::move(err);
+    if (guards)
+      if (llvm::Error err = entry.buffer.fill(kGuardByte))
+        return std::move(err);
     if (llvm::Error err = entry.buffer.copyFromHost(
-            host.getData(), entry.dataBytes, kGuardBefore))
+            host.getData(), entry.dataBytes, entry.guardBefore))
       return std::move(err);
-    result.values[index] = entry.buffer.getAddress() + kGuardBefore;
+    result.values[index] = entry.buffer.getAddress() + entry.guardBefore;
   }
   for (uint64_t &value : result.values)
     result.params.push_back(&value);
@@ -441,7 +445,7 @@ DeviceArguments::copyToHost(llvm::MutableArrayRef<KernelArg> args) const {
     if (host.getSizeInBytes() != entry.dataBytes)
       return llvm::createStringError("copyToHost: a buffer changed size");
     if (llvm::Error err = entry.buffer.copyToHost(
-            host.getData(), entry.dataBytes, kGuardBefore))
+            host.getData(), entry.dataBytes, entry.guardBefore))
       return err;
   }
   return llvm::Error::success();
@@ -472,15 +476,16 @@ llvm::Error DeviceArguments::checkGuards(llvm::ArrayRef<KernelArg> args) const {
     if (index < args.size() && args[index].isBuffer())
       what += " (" + args[index].getBuffer().getDescription() + ")";
     size_t first = 0, last = 0;
-    llvm::Expected<size_t> before = count(0, kGuardBefore, first, last);
+    llvm::Expected<size_t> before = count(0, entry.guardBefore, first, last);
     if (!before)
       return before.takeError();
     if (*before)
-      problems.push_back(
-          what + ": " + std::to_string(*before) + " bytes changed in the " +
-          std::to_string(kGuardBefore - first) + " bytes before its start");
-    llvm::Expected<size_t> after =
-        count(kGuardBefore + entry.dataBytes, kGuardAfter, first, last);
+      problems.push_back(what + ": " + std::to_string(*before) +
+                         " bytes changed in the " +
+                         std::to_string(entry.guardBefore - first) +
+                         " bytes before its start");
+    llvm::Expected<size_t> after = count(entry.guardBefore + entry.dataBytes,
+                                         entry.guardAfter, first, last);
     if (!after)
       return after.takeError();
     if (*after)

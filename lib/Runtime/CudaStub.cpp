@@ -74,7 +74,7 @@ llvm::Error mlir::tile::launchKernel(const CudaDevice &, const CudaFunction &,
 }
 
 llvm::Expected<DeviceArguments>
-DeviceArguments::create(CudaDevice &, llvm::ArrayRef<KernelArg>) {
+DeviceArguments::create(CudaDevice &, llvm::ArrayRef<KernelArg>, bool) {
   return notBuiltIn();
 }
 llvm::Error

@@ -201,6 +201,13 @@ static llvm::cl::opt<bool> noCache(
                    "and store nothing there"),
     llvm::cl::cat(cudaCategory));
 
+static llvm::cl::opt<bool> noGuards(
+    "no-guards",
+    llvm::cl::desc("Give each buffer an allocation of its own size, without "
+                   "the guard zones that catch writes past its ends (for "
+                   "compute-sanitizer, which then sees every such access)"),
+    llvm::cl::cat(cudaCategory));
+
 static llvm::cl::opt<bool> timingOption(
     "timing",
     llvm::cl::desc("Print how long parsing, each pass of the pipeline, the "
@@ -572,7 +579,7 @@ static int runOnCuda(FuncOp kernel, const GridSpec &gridSpec,
   // Copy in, run, copy back.
   start = Clock::now();
   llvm::Expected<DeviceArguments> deviceArgs =
-      DeviceArguments::create(device, args);
+      DeviceArguments::create(device, args, /*guards=*/!noGuards);
   if (!deviceArgs)
     return fail(llvm::toString(deviceArgs.takeError()));
   timings.add("copy to the GPU", since(start),
@@ -724,6 +731,10 @@ static int emitCode(FuncOp kernel, ArrayRef<ArgSpec> specs, Timings &timings) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::cl::HideUnrelatedOptions({&runCategory, &cudaCategory});
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "  tile: " << getCompilerVersion() << ", CUDA runtime "
+       << (isCudaRuntimeBuiltIn() ? "built in" : "not built") << "\n";
+  });
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "tile-run: run a tile kernel\n\n"

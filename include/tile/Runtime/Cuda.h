@@ -198,14 +198,16 @@ llvm::Error launchKernel(const CudaDevice &device, const CudaFunction &function,
 /// host buffer, copied in, and the parameter list of a launch (a device
 /// pointer for a buffer, the value of a scalar).
 ///
-/// Each buffer gets guard zones (4 KiB before, 64 KiB after) filled with a
-/// pattern; checkGuards() reports a kernel that wrote into them, which is
-/// what a kernel does when its buffers are smaller than the sizes and strides
-/// it was given.
+/// With `guards`, each buffer gets guard zones (4 KiB before, 64 KiB after)
+/// filled with a pattern; checkGuards() reports a kernel that wrote into
+/// them, which is what a kernel does when its buffers are smaller than the
+/// sizes and strides it was given. Without, each buffer is an allocation of
+/// its own size, so that compute-sanitizer sees every access outside it.
 class DeviceArguments {
 public:
   static llvm::Expected<DeviceArguments> create(CudaDevice &device,
-                                                llvm::ArrayRef<KernelArg> args);
+                                                llvm::ArrayRef<KernelArg> args,
+                                                bool guards = true);
 
   /// cuLaunchKernel's kernelParams; valid while this object lives.
   llvm::ArrayRef<void *> getParams() const { return params; }
@@ -226,6 +228,7 @@ private:
   struct Entry {
     DeviceBuffer buffer; // guard, data, guard
     size_t dataBytes = 0;
+    size_t guardBefore = 0, guardAfter = 0;
     bool isBuffer = false;
   };
   std::vector<Entry> entries;
