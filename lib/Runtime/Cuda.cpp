@@ -309,23 +309,6 @@ CudaModule::getFunction(llvm::StringRef name) const {
               get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                   function.maxThreadsPerBlock))))
     return std::move(err);
-  if (driver.cuFuncGetParamInfo) {
-    // Parameters are numbered from 0 until the driver says there is none.
-    function.paramSizesKnown = true;
-    for (size_t index = 0; index < 4096; ++index) {
-      size_t offset = 0, size = 0;
-      CUresult status =
-          driver.cuFuncGetParamInfo(handle, index, &offset, &size);
-      if (status == CUDA_ERROR_INVALID_VALUE)
-        break;
-      if (status != CUDA_SUCCESS) {
-        function.paramSizesKnown = false;
-        function.paramSizes.clear();
-        break;
-      }
-      function.paramSizes.push_back(size);
-    }
-  }
   return function;
 }
 
@@ -340,6 +323,29 @@ CudaFunction::getMaxActiveBlocksPerMultiprocessor(int blockSize) const {
                        "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(err);
   return blocks;
+}
+
+llvm::Error CudaFunction::checkParameters(size_t count) const {
+  const CudaDriver &driver = loadedDriver();
+  if (!driver.cuFuncGetParamInfo)
+    return llvm::Error::success();
+  for (size_t index = 0; index < count; ++index) {
+    size_t offset = 0, size = 0;
+    CUresult result = driver.cuFuncGetParamInfo(static_cast<CUfunction>(handle),
+                                                index, &offset, &size);
+    if (result == CUDA_ERROR_INVALID_VALUE)
+      return llvm::createStringError(
+          "the compiled @" + name + " has " + llvm::Twine(index) +
+          (index == 1 ? " parameter" : " parameters") + "; the launch gives " +
+          llvm::Twine(count));
+    if (llvm::Error err = driver.check(result, "cuFuncGetParamInfo"))
+      return err;
+    if (size > sizeof(uint64_t))
+      return llvm::createStringError(
+          "parameter " + llvm::Twine(index) + " of the compiled @" + name +
+          " has " + llvm::Twine(size) + " bytes; a launch passes at most 8");
+  }
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -366,11 +372,6 @@ llvm::Error mlir::tile::launchKernel(const CudaDevice &device,
           "cannot launch " + kernel + " with " + llvm::Twine(grid[axis]) +
           " programs along " + llvm::Twine("xyz"[axis]) + ": " + info.name +
           " takes 1 to " + llvm::Twine(info.maxGridSize[axis]));
-  if (function.paramSizesKnown && function.paramSizes.size() != params.size())
-    return llvm::createStringError(
-        "cannot launch " + kernel + ": the compiled kernel has " +
-        llvm::Twine(function.paramSizes.size()) + " parameters, the launch " +
-        "gives " + llvm::Twine(params.size()));
   const CudaDriver &driver = loadedDriver();
   if (llvm::Error err = driver.check(
           driver.cuLaunchKernel(static_cast<CUfunction>(function.handle),

@@ -67,6 +67,8 @@ CudaFunction::getMaxActiveBlocksPerMultiprocessor(int) const {
   return notBuiltIn();
 }
 
+llvm::Error CudaFunction::checkParameters(size_t) const { return notBuiltIn(); }
+
 llvm::Error mlir::tile::launchKernel(const CudaDevice &, const CudaFunction &,
                                      std::array<unsigned, 3>, unsigned,
                                      llvm::ArrayRef<void *>) {

@@ -545,6 +545,8 @@ static int runOnCuda(FuncOp kernel, const GridSpec &gridSpec,
       (*module)->getFunction(kernel.getSymName());
   if (!function)
     return fail(llvm::toString(function.takeError()) + binaryOrigin);
+  if (llvm::Error err = function->checkParameters(specs.size()))
+    return fail(llvm::toString(std::move(err)) + binaryOrigin);
 
   // The grid: explicit, or persistent from the occupancy.
   SmallVector<int64_t, 3> grid(gridSpec.sizes);
@@ -562,8 +564,9 @@ static int runOnCuda(FuncOp kernel, const GridSpec &gridSpec,
                   llvm::Twine(function->sharedBytes) +
                   " bytes of shared memory per block)");
     int64_t programs = int64_t(info.multiprocessorCount) * *perSM;
-    gridNote = llvm::formatv(" (persistent: {0} SMs x {1} blocks per SM",
-                             info.multiprocessorCount, *perSM)
+    gridNote = llvm::formatv(" (persistent: {0} SMs x {1} {2} per SM",
+                             info.multiprocessorCount, *perSM,
+                             *perSM == 1 ? "block" : "blocks")
                    .str();
     if (gridSpec.cap && gridSpec.cap < programs) {
       gridNote += ", capped at " + std::to_string(gridSpec.cap);

@@ -159,16 +159,19 @@ struct CudaFunction {
   /// The most threads per block the kernel can be launched with (its
   /// .maxntid, or the resources' limit).
   int maxThreadsPerBlock = 0;
-  /// The size in bytes of each parameter, when the driver can tell
-  /// (cuFuncGetParamInfo, CUDA 12.4 and later); empty otherwise.
-  std::vector<size_t> paramSizes;
-  bool paramSizesKnown = false;
 
   /// Blocks of `blockSize` threads that fit on one multiprocessor at once
   /// (cuOccupancyMaxActiveBlocksPerMultiprocessor): the registers, shared
   /// memory and thread limits together, as Triton's tutorial computes by
   /// hand from n_regs and the shared memory size.
   llvm::Expected<int> getMaxActiveBlocksPerMultiprocessor(int blockSize) const;
+
+  /// Checks, where the driver can tell (cuFuncGetParamInfo, CUDA 12.4 and
+  /// later), that the kernel has at least `count` parameters, each of at
+  /// most 8 bytes (DeviceArguments' slots). It asks only about parameters
+  /// 0 to count - 1, so a check that passes makes no failing driver call
+  /// (compute-sanitizer reports those).
+  llvm::Error checkParameters(size_t count) const;
 };
 
 /// A loaded module (a CUmodule), unloaded when destroyed.
@@ -189,7 +192,9 @@ private:
 /// Launches `function` on `grid` blocks of `blockSize` threads (one
 /// dimension) with `params` (cuLaunchKernel's kernelParams: one pointer per
 /// parameter to its value). Checks the grid and block against the device's
-/// and the kernel's limits first. The launch is asynchronous.
+/// and the kernel's limits first (and the parameters, with
+/// CudaFunction::checkParameters, is for the caller to do once). The launch
+/// is asynchronous.
 llvm::Error launchKernel(const CudaDevice &device, const CudaFunction &function,
                          std::array<unsigned, 3> grid, unsigned blockSize,
                          llvm::ArrayRef<void *> params);
