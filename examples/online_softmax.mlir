@@ -14,13 +14,19 @@
 // exp(-inf - -inf); a row that is all -inf still gives NaN, as torch.softmax
 // does.
 //
+// NUM_STAGES pipelines both column loops (see softmax.mlir); 16 warps, as the
+// seed uses for long rows.
+//
 // tile.param BLOCK_SIZE = 4096
+// tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 16
 
 tile.func @online_softmax(
     %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
-    %n_rows: i32, %n_cols: i32) {
+    %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %block = arith.constant ${BLOCK_SIZE} : i32
@@ -69,7 +75,7 @@ tile.func @online_softmax(
       %s_new = arith.addf %scaled, %p : tensor<${BLOCK_SIZE}xf32>
       scf.yield %m_new, %s_new
           : tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>
-    }
+    } {tile.num_stages = ${NUM_STAGES} : i32}
 
     // Merge the lanes: M = max(m), S = sum(s * exp(m - M)).
     %max = tile.reduce max %m axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
@@ -78,9 +84,11 @@ tile.func @online_softmax(
     %rescale = tile.exp %diff : tensor<${BLOCK_SIZE}xf32>
     %lane_sums = arith.mulf %s, %rescale : tensor<${BLOCK_SIZE}xf32>
     %sum = tile.reduce sum %lane_sums axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %sum_tile = tile.splat %sum : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %one = arith.constant 1.0 : f32
+    %inv = arith.divf %one, %sum : f32
+    %inv_tile = tile.splat %inv : f32 -> tensor<${BLOCK_SIZE}xf32>
 
-    // Pass 2: write exp(x - M) / S, last tile first.
+    // Pass 2: write exp(x - M) * (1 / S), last tile first.
     scf.for %j = %c0 to %n_blocks step %c1 : i32 {
       %i = arith.subi %last_block, %j : i32
       %start = arith.muli %i, %block : i32
@@ -93,11 +101,11 @@ tile.func @online_softmax(
           : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
       %shifted = arith.subf %x, %max_tile : tensor<${BLOCK_SIZE}xf32>
       %num = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
-      %y = arith.divf %num, %sum_tile : tensor<${BLOCK_SIZE}xf32>
+      %y = arith.mulf %num, %inv_tile : tensor<${BLOCK_SIZE}xf32>
       %out_ptrs = tile.addptr %out_rows, %idx
           : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
       tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
-    }
+    } {tile.num_stages = ${NUM_STAGES} : i32}
   }
   tile.return
 }

@@ -5,20 +5,28 @@
 // written back.
 //
 // BLOCK_SIZE must be a power of two no smaller than n_cols; set it with
-// `-D BLOCK_SIZE=...` for longer rows.
+// `-D BLOCK_SIZE=...` for longer rows. NUM_STAGES is the loop's pipelining
+// depth, as in the seeds' `tl.range(..., num_stages=...)`: with 2 or more, the
+// compiler loads a program's next row while it computes the current one
+// (output rows must not overlap the input rows still to be read). NUM_WARPS
+// is the number of warps per program: more for longer rows (16 for 8192).
 //
 // tile.param BLOCK_SIZE = 1024
+// tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 4
 
 tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
                    %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
                    %input_row_stride: i32, %output_row_stride: i32,
-                   %n_rows: i32, %n_cols: i32) {
+                   %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %row_start = tile.program_id x : i32
   %row_step = tile.num_programs x : i32
   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
   %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
   %mask = arith.cmpi slt, %cols, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_SIZE}xf32>
+  %one = arith.constant 1.0 : f32
   scf.for %row = %row_start to %n_rows step %row_step : i32 {
     // Load the row, masked past its end with -inf.
     %in_offset = arith.muli %row, %input_row_stride : i32
@@ -30,14 +38,16 @@ tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %x = tile.load %in_ptrs, %mask, %neg_inf
         : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
 
-    // softmax(x) = exp(x - max(x)) / sum(exp(x - max(x)))
+    // softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))), dividing once
+    // per row and multiplying each element (at most 1 ulp from dividing each).
     %max = tile.reduce max %x axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
     %max_tile = tile.splat %max : f32 -> tensor<${BLOCK_SIZE}xf32>
     %shifted = arith.subf %x, %max_tile : tensor<${BLOCK_SIZE}xf32>
     %num = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
     %den = tile.reduce sum %num axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %den_tile = tile.splat %den : f32 -> tensor<${BLOCK_SIZE}xf32>
-    %y = arith.divf %num, %den_tile : tensor<${BLOCK_SIZE}xf32>
+    %inv = arith.divf %one, %den : f32
+    %inv_tile = tile.splat %inv : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %y = arith.mulf %num, %inv_tile : tensor<${BLOCK_SIZE}xf32>
 
     // Store the row.
     %out_offset = arith.muli %row, %output_row_stride : i32
@@ -47,6 +57,6 @@ tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %out_ptrs = tile.addptr %out_rows, %cols
         : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
     tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

@@ -4,14 +4,19 @@
 // most of a block idle. Same parameters as softmax.mlir; a persistent grid
 // over blocks of ROWS rows.
 //
+// NUM_STAGES pipelines the loop over row blocks (see softmax.mlir).
+//
 // tile.param ROWS = 4
 // tile.param BLOCK_SIZE = 256
+// tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 4
 
 tile.func @softmax_rows(
     %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
-    %n_rows: i32, %n_cols: i32) {
+    %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c_rows = arith.constant ${ROWS} : i32
   %start = tile.program_id x : i32
   %step = tile.num_programs x : i32
@@ -38,6 +43,7 @@ tile.func @softmax_rows(
       : !tile.ptr<f32> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
   %neg_inf = arith.constant dense<0xFF800000>
       : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+  %ones = arith.constant dense<1.0> : tensor<${ROWS}xf32>
 
   scf.for %block = %start to %n_blocks step %step : i32 {
     // The rows of this block, and which of them exist.
@@ -66,7 +72,7 @@ tile.func @softmax_rows(
     %x = tile.load %in_ptrs, %mask, %neg_inf
         : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
 
-    // Per row: exp(x - max) / sum.
+    // Per row: exp(x - max) * (1 / sum).
     %max = tile.reduce max %x axis 1
         : tensor<${ROWS}x${BLOCK_SIZE}xf32> -> tensor<${ROWS}xf32>
     %max_col = tile.expand_dims %max axis 1
@@ -77,11 +83,12 @@ tile.func @softmax_rows(
     %num = tile.exp %shifted : tensor<${ROWS}x${BLOCK_SIZE}xf32>
     %sum = tile.reduce sum %num axis 1
         : tensor<${ROWS}x${BLOCK_SIZE}xf32> -> tensor<${ROWS}xf32>
-    %sum_col = tile.expand_dims %sum axis 1
+    %inv = arith.divf %ones, %sum : tensor<${ROWS}xf32>
+    %inv_col = tile.expand_dims %inv axis 1
         : tensor<${ROWS}xf32> -> tensor<${ROWS}x1xf32>
-    %sum_2d = tile.broadcast %sum_col
+    %inv_2d = tile.broadcast %inv_col
         : tensor<${ROWS}x1xf32> -> tensor<${ROWS}x${BLOCK_SIZE}xf32>
-    %y = arith.divf %num, %sum_2d : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+    %y = arith.mulf %num, %inv_2d : tensor<${ROWS}x${BLOCK_SIZE}xf32>
 
     // Store.
     %out_rows = arith.muli %row_2d, %out_stride
@@ -93,6 +100,6 @@ tile.func @softmax_rows(
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
     tile.store %out_ptrs, %y, %mask
         : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

@@ -77,28 +77,45 @@ EOF
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 
-# softmax's arguments for an M x N f32 (or f16, bf16) run, BLOCK_SIZE the
-# next power of two.
+# softmax's arguments for an M x N f32 (or f16, bf16: softmax_half.mlir)
+# run: BLOCK_SIZE, NUM_WARPS, a persistent grid over the rows.
 softmax_args() { # KERNEL_FILE TYPE M N BLOCK WARPS
-  echo "$1 --target=cuda -D BLOCK_SIZE=$5 --num-warps $6 --grid persistent:$3" \
-    "--arg $2[$3x$4]=zeros --arg $2[$3x$4]=randn:0" \
+  local dtype=""
+  [ "$2" = f32 ] || dtype="-D DTYPE=$2"
+  echo "$1 --target=cuda -D BLOCK_SIZE=$5 -D NUM_WARPS=$6 $dtype" \
+    "--grid persistent:$3 --arg $2[$3x$4]=zeros --arg $2[$3x$4]=randn:0" \
     "--arg i32=$4 --arg i32=$4 --arg i32=$3 --arg i32=$4"
 }
 
 if want bench; then
   echo "== bench" > "$out/bench.log"
   ex="$bundle/src/examples"
-  f16="$bundle/src/test/cuda/Inputs/softmax_f16.mlir"
   {
+    # docs/runner.md's first command.
+    echo "\$ tile-run examples/softmax.mlir --target=cuda --check --grid persistent:1823" \
+      "--arg 'f32[1823x781]=zeros' --arg 'f32[1823x781]=randn:0' --arg i32=781" \
+      "--arg i32=781 --arg i32=1823 --arg i32=781 --out 0=/tmp/y.npy"
+    timeout 60 tile-run "$ex/softmax.mlir" --target=cuda --check --grid persistent:1823 \
+      --arg 'f32[1823x781]=zeros' --arg 'f32[1823x781]=randn:0' --arg i32=781 \
+      --arg i32=781 --arg i32=1823 --arg i32=781 --out 0=/tmp/y.npy || status=1
+    echo
+    # The README's command.
+    echo "\$ tile-run examples/softmax.mlir --target=cuda -D BLOCK_SIZE=8192 -D NUM_WARPS=16" \
+      "--grid persistent:4096 --arg 'f32[4096x8192]=zeros' --arg 'f32[4096x8192]=randn:0'" \
+      "--arg i32=8192 --arg i32=8192 --arg i32=4096 --arg i32=8192 --check --bench"
+    timeout 90 tile-run "$ex/softmax.mlir" --target=cuda -D BLOCK_SIZE=8192 -D NUM_WARPS=16 \
+      --grid persistent:4096 --arg 'f32[4096x8192]=zeros' --arg 'f32[4096x8192]=randn:0' \
+      --arg i32=8192 --arg i32=8192 --arg i32=4096 --arg i32=8192 --check --bench || status=1
+    echo
     for config in \
       "$ex/softmax.mlir f32 4096 8192 8192 8" \
-      "$ex/softmax.mlir f32 4096 8192 8192 16" \
       "$ex/softmax.mlir f32 4096 8192 8192 32" \
       "$ex/softmax.mlir f32 4096 1024 1024 4" \
       "$ex/softmax.mlir f32 4096 4096 4096 16" \
       "$ex/softmax.mlir f32 4096 16384 16384 32" \
       "$ex/online_softmax.mlir f32 4096 8192 4096 16" \
-      "$f16 f16 4096 8192 8192 16"; do
+      "$ex/softmax_half.mlir f16 4096 8192 8192 16" \
+      "$ex/softmax_half.mlir bf16 4096 8192 8192 16"; do
       # shellcheck disable=SC2046
       set -- $config
       echo "\$ tile-run $(softmax_args "$@") --bench --timing"
@@ -141,12 +158,13 @@ fi
 
 if want sanitizer; then
   ex="$bundle/src/examples"
-  f16="$bundle/src/test/cuda/Inputs/softmax_f16.mlir"
   runs=(
     "$(softmax_args "$ex/softmax.mlir" f32 512 781 1024 4) --check"
-    "$(softmax_args "$f16" f16 256 781 1024 4) --check"
+    "$(softmax_args "$ex/softmax_half.mlir" f16 256 781 1024 4) --check"
+    "$(softmax_args "$ex/softmax_half.mlir" bf16 256 781 1024 4) --check"
     "$(softmax_args "$ex/online_softmax.mlir" f32 64 5000 1024 4) --check"
-    "$ex/softmax_rows.mlir --target=cuda -D ROWS=4 -D BLOCK_SIZE=256 --grid persistent:250 --arg f32[1000x200]=zeros --arg f32[1000x200]=randn:0 --arg i32=200 --arg i32=200 --arg i32=1000 --arg i32=200 --check"
+    "$(softmax_args "$bundle/src/test/cuda/Inputs/online_softmax_half.mlir" f16 64 5000 1024 4) --check"
+    "$ex/softmax_rows.mlir --target=cuda -D ROWS=4 -D BLOCK_SIZE=256 -D NUM_WARPS=4 --grid persistent:250 --arg f32[1000x200]=zeros --arg f32[1000x200]=randn:0 --arg i32=200 --arg i32=200 --arg i32=1000 --arg i32=200 --check"
     "$ex/vector_add.mlir --target=cuda --grid 97 --arg f32[98432]=randn:1 --arg f32[98432]=randn:2 --arg f32[98432]=zeros --arg i32=98432 --check"
   )
   {

@@ -4,7 +4,7 @@
 Run with a Python that has numpy (Debian's python3-numpy installs it for
 /usr/bin/python3). Subcommands:
 
-  softmax INPUT OUTPUT [--cols N] [--rest-zero] [--rtol R]
+  softmax INPUT OUTPUT [--cols N] [--rest-zero] [--rtol R] [--bf16]
       Recomputes softmax over each row of INPUT (the first N columns, all by
       default) in float64, as torch.softmax does: exp(x - max) / sum(exp(x -
       max)). A row whose max is -inf or +inf or NaN is all NaN, as in torch.
@@ -13,7 +13,7 @@ Run with a Python that has numpy (Debian's python3-numpy installs it for
       (default 1e-5; 2^-126 is the smallest normal f32, so values that
       underflow are held to an absolute error of R * 2^-126). With
       --rest-zero, OUTPUT's columns past N must be 0 (the kernel must not
-      write there).
+      write there). With --bf16, both files hold bf16 bits as <u2.
 
   vector-add X Y OUTPUT
       OUTPUT must equal x + y rounded once from float64 to float32, the
@@ -92,7 +92,7 @@ def compare(name, got, ref, rtol):
 
 
 def cmd_softmax(args):
-    x, y = load(args.input), load(args.output)
+    x, y = load(args.input, args.bf16), load(args.output, args.bf16)
     if x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]:
         sys.exit(f"softmax: shapes {x.shape} and {y.shape} do not match")
     cols = args.cols if args.cols is not None else x.shape[1]
@@ -167,6 +167,8 @@ def main():
     p.add_argument("--cols", type=int)
     p.add_argument("--rest-zero", action="store_true")
     p.add_argument("--rtol", type=float, default=1e-5)
+    p.add_argument("--bf16", action="store_true",
+                   help="read both files' <u2 elements as bf16 bits")
     p.set_defaults(run=cmd_softmax)
     p = sub.add_parser("vector-add")
     p.add_argument("x")

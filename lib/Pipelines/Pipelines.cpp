@@ -2,7 +2,7 @@
 //
 // The stages, as tile-opt --tile-to-ptx --mlir-print-ir-after-all shows them:
 //
-//   tile        canonicalize, cse
+//   tile        canonicalize, cse, tile-pipeline-loops
 //   tilegpu     convert-tile-to-tilegpu, tilegpu-coalesce,
 //               tilegpu-remove-layout-conversions, canonicalize, cse
 //   LLVM/NVVM   convert-scf-to-cf, convert-tilegpu-to-llvm, canonicalize, cse,
@@ -16,6 +16,7 @@
 #include "tile/Pipelines/Pipelines.h"
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Transforms/Passes.h"
 
@@ -41,6 +42,7 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   // tile
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTilePipelineLoops());
 
   // tilegpu
   ConvertTileToTileGPUOptions layoutOptions;
@@ -72,9 +74,10 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format == "cubin" ? "bin" : "isa";
+  bool cubin = options.format == OutputFormat::Cubin;
+  binary.compilationTarget = cubin ? "bin" : "isa";
   binary.toolkitPath = options.cudaPath;
-  if (options.lineInfo && options.format == "cubin")
+  if (options.lineInfo && cubin)
     binary.cmdOptions = "-lineinfo";
   pm.addPass(createGpuModuleToBinaryPass(binary));
   if (!options.dumpPTX.empty()) {

@@ -169,8 +169,8 @@ static std::string formatLocation(Location loc) {
   return text;
 }
 
-static llvm::StringRef getExtension(CompileOptions::Format format) {
-  return format == CompileOptions::Format::Cubin ? ".cubin" : ".ptx";
+static llvm::StringRef getExtension(OutputFormat format) {
+  return format == OutputFormat::Cubin ? ".cubin" : ".ptx";
 }
 
 llvm::Expected<CompiledKernel>
@@ -210,7 +210,7 @@ mlir::tile::compileKernel(FuncOp kernel,
   add(std::to_string(options.optLevel));
   add(options.lineInfo ? "line-info" : "no-line-info");
   add(getExtension(options.format));
-  if (options.format == CompileOptions::Format::Cubin)
+  if (options.format == OutputFormat::Cubin)
     add(options.cudaPath);
   result.cacheKey = llvm::toHex(hash.final(), /*LowerCase=*/true);
 
@@ -246,8 +246,7 @@ mlir::tile::compileKernel(FuncOp kernel,
   pipeline.numWarps = options.numWarps;
   pipeline.optLevel = options.optLevel;
   pipeline.lineInfo = options.lineInfo;
-  pipeline.format =
-      options.format == CompileOptions::Format::Cubin ? "cubin" : "ptx";
+  pipeline.format = options.format;
   pipeline.cudaPath = options.cudaPath;
   buildTileToPTXPipeline(pm, pipeline);
   pm.addInstrumentation(std::make_unique<PassTimer>(result.passTimings));

@@ -1,7 +1,8 @@
 //===- Specialize.cpp - Specialization parameters of kernels --------------===//
 //
-// Declarations are comment lines of the form `// tile.param NAME = INTEGER`;
-// uses are `${NAME}`. See Specialize.h and docs/specialization.md.
+// Declarations are comment lines of the form `// tile.param NAME = VALUE`
+// (an integer or an element type name); uses are `${NAME}`. See Specialize.h
+// and docs/specialization.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,27 @@ private:
 };
 } // namespace
 
+/// The element types a type parameter may name.
+static bool isTypeName(StringRef value) {
+  return llvm::is_contained({"f16", "bf16", "f32", "i32", "i64"}, value);
+}
+
+/// Checks an integer or type-name value; the text to substitute in `out`.
+static bool parseValue(StringRef value, std::string &out, bool &isType) {
+  int64_t number;
+  if (!value.getAsInteger(10, number)) {
+    out = std::to_string(number);
+    isType = false;
+    return true;
+  }
+  if (isTypeName(value)) {
+    out = value.str();
+    isType = true;
+    return true;
+  }
+  return false;
+}
+
 static bool isIdentifier(StringRef name) {
   if (name.empty() || !(isAlpha(name.front()) || name.front() == '_'))
     return false;
@@ -73,16 +95,19 @@ static bool parseDeclarations(StringRef text, Reporter &reporter,
       continue; // Some other word that starts with "tile.param".
     auto [lhs, rhs] = decl.split('=');
     StringRef name = lhs.trim(), value = rhs.trim();
-    int64_t number;
+    SpecializationParam param;
     if (!decl.contains('=') || !isIdentifier(name) ||
-        value.getAsInteger(10, number))
+        !parseValue(value, param.value, param.isType))
       return reporter.error(body.data(),
                             "malformed parameter declaration; expected "
-                            "'// tile.param NAME = INTEGER'");
+                            "'// tile.param NAME = INTEGER' or "
+                            "'// tile.param NAME = TYPE' (f16, bf16, f32, "
+                            "i32, i64)");
     if (any_of(params, [&](auto &p) { return p.name == name; }))
       return reporter.error(name.data(),
                             "parameter '" + name + "' is declared twice");
-    params.push_back({name.str(), number});
+    param.name = name.str();
+    params.push_back(std::move(param));
   }
   return true;
 }
@@ -96,13 +121,16 @@ static bool applyDefines(ArrayRef<std::string> defines,
     auto [name, value] = define.split('=');
     name = name.trim();
     value = value.trim();
-    int64_t number;
     if (!define.contains('=') || !isIdentifier(name)) {
       errs << "error: -D expects NAME=VALUE, got '" << define << "'\n";
       return false;
     }
-    if (value.getAsInteger(10, number)) {
-      errs << "error: -D " << name << ": '" << value << "' is not an integer\n";
+    std::string parsed;
+    bool isType;
+    if (!parseValue(value, parsed, isType)) {
+      errs << "error: -D " << name << ": '" << value
+           << "' is neither an integer nor a type (f16, bf16, f32, i32, "
+              "i64)\n";
       return false;
     }
     if (is_contained(seen, name)) {
@@ -116,7 +144,13 @@ static bool applyDefines(ArrayRef<std::string> defines,
            << "' (" << listNames(params) << ")\n";
       return false;
     }
-    param->value = number;
+    if (param->isType != isType) {
+      errs << "error: -D " << name << ": the kernel declares '" << name
+           << "' as " << (param->isType ? "a type" : "an integer") << ", not "
+           << (isType ? "a type" : "an integer") << "\n";
+      return false;
+    }
+    param->value = parsed;
   }
   return true;
 }
@@ -158,7 +192,7 @@ static bool substitute(StringRef text, Reporter &reporter,
                                   "' (" + listNames(params) +
                                   "; declare it with '// tile.param " + name +
                                   " = DEFAULT')");
-      out += std::to_string(param->value);
+      out += param->value;
       i = close;
       continue;
     }

@@ -5,9 +5,11 @@
 // RUN: tile-opt %s -D BLOCK=64 -D WARPS=8 | FileCheck %s --check-prefix=SET
 // RUN: tile-opt %s -DBLOCK=64 -DWARPS=8 | FileCheck %s --check-prefix=SET
 // RUN: tile-opt %s -D BLOCK=16 | FileCheck %s --check-prefix=PARTIAL
+// RUN: tile-opt %s -D DTYPE=bf16 | FileCheck %s --check-prefix=TYPE
 
 // tile.param BLOCK = 1024
 //   tile.param   WARPS=4
+// tile.param DTYPE = f32
 
 // DEFAULT: tile.func @k(%{{.*}}: i32) attributes {note = "${BLOCK}", warps = 4 : i32}
 // DEFAULT: tile.range 0, 1024 : tensor<1024xi32>
@@ -17,9 +19,15 @@
 // SET: arith.constant 64 : i32
 // PARTIAL: attributes {note = "${BLOCK}", warps = 4 : i32}
 // PARTIAL: tile.range 0, 16 : tensor<16xi32>
+// DEFAULT: tile.func @typed(%{{.*}}: !tile.ptr<f32>)
+// TYPE: tile.func @typed(%{{.*}}: !tile.ptr<bf16>)
 tile.func @k(%n: i32) attributes {warps = ${WARPS} : i32, note = "${BLOCK}"} {
   // A comment may mention ${UNDECLARED}: comments are left alone.
   %r = tile.range 0, ${BLOCK} : tensor<${BLOCK}xi32>
   %b = arith.constant ${BLOCK} : i32
+  tile.return
+}
+
+tile.func @typed(%p: !tile.ptr<${DTYPE}>) {
   tile.return
 }

@@ -4,9 +4,9 @@
   softmax_cases.py KERNEL DTYPE CASES [--torch] [--work DIR]
 
 KERNEL is softmax, online or rows (examples/softmax.mlir,
-online_softmax.mlir, softmax_rows.mlir; their f16 versions in Inputs/, and
-the bf16 versions made from those with s/f16/bf16/). DTYPE is f32, f16 or
-bf16. CASES names a set of shapes (see CASES below): the seeds' shapes, or
+online_softmax.mlir, softmax_rows.mlir; for f16 and bf16,
+examples/softmax_half.mlir and Inputs/online_softmax_half.mlir,
+Inputs/softmax_rows_half.mlir, with -D DTYPE). DTYPE is f32, f16 or bf16. CASES names a set of shapes (see CASES below): the seeds' shapes, or
 odd ones. For each shape it runs
 
   tile-run KERNEL --target=cuda --check --grid persistent:WORK ...
@@ -60,24 +60,23 @@ def next_pow2(n):
     return 1 << max(0, (n - 1).bit_length())
 
 
-def kernel_file(kernel, dtype, work):
-    name = {"softmax": "softmax", "online": "online_softmax",
-            "rows": "softmax_rows"}[kernel]
+def kernel_file(kernel, dtype):
+    """The kernel file and the -D parameters that pick the element type."""
+    if kernel == "softmax":
+        if dtype == "f32":
+            return os.path.join(ROOT, "examples", "softmax.mlir"), {}
+        return (os.path.join(ROOT, "examples", "softmax_half.mlir"),
+                {"DTYPE": dtype})
+    name = {"online": "online_softmax", "rows": "softmax_rows"}[kernel]
     if dtype == "f32":
-        return os.path.join(ROOT, "examples", name + ".mlir")
-    source = os.path.join(HERE, "Inputs", name + "_f16.mlir")
-    if dtype == "f16":
-        return source
-    path = os.path.join(work, name + "_bf16.mlir")
-    with open(source) as f:
-        text = f.read().replace("f16", "bf16")
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+        return os.path.join(ROOT, "examples", name + ".mlir"), {}
+    return (os.path.join(HERE, "Inputs", name + "_half.mlir"),
+            {"DTYPE": dtype})
 
 
 def configuration(kernel, rows, cols):
-    """The -D parameters, warps and the work a persistent grid is capped at."""
+    """The -D parameters (warps included) and the work a persistent grid is
+    capped at."""
     block = next_pow2(cols)
     if kernel == "softmax":
         defines = {"BLOCK_SIZE": block}
@@ -93,8 +92,8 @@ def configuration(kernel, rows, cols):
         defines = {"ROWS": per, "BLOCK_SIZE": block}
         work = -(-rows // per)
         elements = per * block
-    warps = min(32, max(4, elements // 256))
-    return defines, warps, work
+    defines["NUM_WARPS"] = min(32, max(4, elements // 256))
+    return defines, work
 
 
 def load_input(path, dtype):
@@ -131,11 +130,12 @@ def torch_compare(x, y, dtype, cols):
                 f" {'OK' if ok else 'FAILED'}")
 
 
-def run_case(args, case, path):
+def run_case(args, case, path, type_defines):
     rows, cols = case[0], case[1]
     stride_in = case[2] if len(case) > 2 else cols
     stride_out = case[3] if len(case) > 3 else stride_in
-    defines, warps, work = configuration(args.kernel, rows, cols)
+    defines, work = configuration(args.kernel, rows, cols)
+    defines.update(type_defines)
     t = args.dtype
     x_path = os.path.join(args.work, "x.npy")
     y_path = os.path.join(args.work, "y.npy")
@@ -145,7 +145,6 @@ def run_case(args, case, path):
     else:  # trying the script out where there is no GPU
         launch = ["--target=cpu", "--grid", str(work)]
     command = ["tile-run", path] + launch + [
-               "--num-warps", str(warps),
                "--arg", f"{t}[{rows}x{stride_out}]=zeros",
                "--arg", f"{t}[{rows}x{stride_in}]=randn:{seed}",
                "--arg", f"i32={stride_in}", "--arg", f"i32={stride_out}",
@@ -156,7 +155,7 @@ def run_case(args, case, path):
     label = (f"{args.kernel} {t} {rows}x{cols}"
              f"{f' (strides {stride_in}, {stride_out})' if stride_in != cols or stride_out != cols else ''}"
              f" [{' '.join(f'{k}={v}' for k, v in defines.items())}, "
-             f"{warps} warps, grid persistent:{work}]")
+             f"grid persistent:{work}]")
     start = time.time()
     result = subprocess.run(command, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
@@ -219,10 +218,10 @@ def main():
                         help="a directory for the .npy files")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    path = kernel_file(args.kernel, args.dtype, args.work)
+    path, type_defines = kernel_file(args.kernel, args.dtype)
     failures = 0
     for case in CASES[args.cases]:
-        if not run_case(args, case, path):
+        if not run_case(args, case, path, type_defines):
             failures += 1
     total = len(CASES[args.cases])
     print(f"{args.kernel} {args.dtype} {args.cases}: {total - failures} of "

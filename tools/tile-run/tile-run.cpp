@@ -408,7 +408,7 @@ static std::string formatBytes(uint64_t bytes) {
 }
 
 /// --check: the GPU's buffers against the interpreter's.
-static bool checkResults(FuncOp kernel, ArrayRef<KernelArg> gpu,
+static bool checkResults(ArrayRef<KernelArg> gpu,
                          ArrayRef<KernelArg> reference) {
   bool passed = true;
   llvm::outs() << "check against the CPU interpreter:\n";
@@ -455,7 +455,6 @@ static bool checkResults(FuncOp kernel, ArrayRef<KernelArg> gpu,
                                  "interpreter: FAILED\n",
                                  result->worstActual, result->worstExpected);
   }
-  (void)kernel;
   return passed;
 }
 
@@ -623,7 +622,7 @@ static int runOnCuda(FuncOp kernel, const GridSpec &gridSpec,
     if (failed(interpretKernel(kernel, grid, args)))
       return fail("the CPU interpreter failed on the same arguments");
     timings.add("CPU interpreter (--check)", since(start));
-    checked = checkResults(kernel, results, args);
+    checked = checkResults(results, args);
   }
 
   // --bench.
@@ -680,8 +679,8 @@ static int emitCode(FuncOp kernel, ArrayRef<ArgSpec> specs, Timings &timings) {
   CompileOptions options;
   options.numWarps = numWarpsOption;
   options.cudaPath = cudaPath;
-  options.format = emitOption == Emit::Cubin ? CompileOptions::Format::Cubin
-                                             : CompileOptions::Format::PTX;
+  options.format =
+      emitOption == Emit::Cubin ? OutputFormat::Cubin : OutputFormat::PTX;
   options.cacheDir = noCache ? "" : getDefaultCacheDir();
   if (!chipOption.empty()) {
     options.chip = chipOption;

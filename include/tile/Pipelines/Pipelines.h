@@ -13,6 +13,9 @@ class OpPassManager;
 
 namespace tile {
 
+/// What the pipeline produces.
+enum class OutputFormat { PTX, Cubin };
+
 struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("The GPU to compile for (sm_80, "
@@ -26,10 +29,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       *this, "num-warps",
       llvm::cl::desc("Warps per block, for kernels without tile.num_warps"),
       llvm::cl::init(4)};
-  Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("What to produce: ptx (text) or cubin (through ptxas)"),
-      llvm::cl::init("ptx")};
+  Option<OutputFormat> format{
+      *this, "format", llvm::cl::desc("What to produce"),
+      llvm::cl::init(OutputFormat::PTX),
+      llvm::cl::values(
+          clEnumValN(OutputFormat::PTX, "ptx", "PTX text"),
+          clEnumValN(OutputFormat::Cubin, "cubin", "a cubin, through ptxas"))};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level (0-3)"),
                             llvm::cl::init(3)};

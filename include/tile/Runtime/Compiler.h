@@ -26,6 +26,7 @@
 #define TILE_RUNTIME_COMPILER_H
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Runner/KernelArg.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -42,8 +43,6 @@ namespace tile {
 
 /// How to compile: the tile-to-ptx pipeline's options, and the cache.
 struct CompileOptions {
-  enum class Format { PTX, Cubin };
-
   /// The GPU to compile for, "sm_" and its compute capability.
   std::string chip = "sm_90";
   /// LLVM's NVPTX features (the PTX ISA version); empty picks the version
@@ -55,7 +54,7 @@ struct CompileOptions {
   /// .loc line information pointing at the kernel's source.
   bool lineInfo = true;
   /// PTX text, or a cubin made by the toolkit's ptxas (under cudaPath).
-  Format format = Format::PTX;
+  OutputFormat format = OutputFormat::PTX;
   std::string cudaPath = "/usr/local/cuda";
   /// The directory of the on-disk cache; empty compiles without it.
   std::string cacheDir;
@@ -109,7 +108,7 @@ struct CompiledKernel {
   std::string name;
   /// PTX text, or a cubin.
   std::string binary;
-  CompileOptions::Format format = CompileOptions::Format::PTX;
+  OutputFormat format = OutputFormat::PTX;
   unsigned numWarps = 4;
   /// The key of the cache entry (a SHA-256 in hex), and its file when the
   /// cache is used.

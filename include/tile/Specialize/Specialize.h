@@ -10,7 +10,10 @@
 // Before the file is parsed, every `${NAME}` outside comments and string
 // literals is replaced by the parameter's value: its default, or the value
 // given with `-D NAME=VALUE`. This is the counterpart of Triton's
-// `tl.constexpr` arguments, which specialize a kernel for each value.
+// `tl.constexpr` arguments, which specialize a kernel for each value. A value
+// is an integer, or the name of an element type (f16, bf16, f32, i32, i64):
+// a parameter declared with a type takes only types, one declared with an
+// integer only integers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +38,9 @@ namespace mlir::tile {
 /// A specialization parameter declared by a kernel file.
 struct SpecializationParam {
   std::string name;
-  int64_t value;
+  /// The value as substituted: an integer's decimal digits, or a type name.
+  std::string value;
+  bool isType = false;
 };
 
 /// Returns the parameters `source` declares, with their values after applying

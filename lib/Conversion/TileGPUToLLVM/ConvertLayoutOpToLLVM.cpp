@@ -4,7 +4,9 @@
 // (nothing to do); they differ only in the order of a thread's registers (a
 // shufflevector); otherwise the tile goes through shared memory: every thread
 // writes the elements it holds at their row-major index, a barrier, every
-// thread reads the elements the new layout gives it, a barrier.
+// thread reads the elements the new layout gives it, and a second barrier
+// where the scratch could otherwise be overwritten too early (see
+// LoweringInfo::trailingBarrier).
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,7 +107,8 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
         loaded = LLVM::TruncOp::create(rewriter, loc, elementType, loaded);
       results.push_back(loaded);
     }
-    NVVM::Barrier0Op::create(rewriter, loc);
+    if (info.trailingBarrier.contains(op))
+      NVVM::Barrier0Op::create(rewriter, loc);
     rewriter.replaceOp(
         op, packVector(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), results));

@@ -20,6 +20,8 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::tilegpu {
 
@@ -27,8 +29,12 @@ namespace mlir::tilegpu {
 struct LoweringInfo {
   /// Elements that one access of each tile.load/tile.store moves.
   DenseMap<Operation *, int64_t> accessWidth;
-  /// Byte offset of each operation's shared-memory scratch.
+  /// Byte offset of each operation's shared-memory scratch. Each operation
+  /// has its own, so only its own next execution can overwrite it.
   DenseMap<Operation *, int64_t> sharedOffset;
+  /// The operations with scratch that need a barrier after reading it, before
+  /// they run again (see TileGPUToLLVM.cpp).
+  llvm::DenseSet<Operation *> trailingBarrier;
   /// Shared-memory global of each kernel (by kernel name).
   llvm::StringMap<std::string> sharedGlobal;
   /// Warps per block of each kernel (by kernel name).

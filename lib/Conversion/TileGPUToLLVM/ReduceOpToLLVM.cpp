@@ -10,7 +10,8 @@
 //  3. warps: if warp bits are on the axis, every thread writes its partial
 //     result to shared memory, a barrier, and every thread reads and combines
 //     the partials of the warps that differ only in those bits; a second
-//     barrier lets the scratch be reused.
+//     barrier, where needed, keeps the next write to the scratch from
+//     overtaking a slow reader (see LoweringInfo::trailingBarrier).
 //
 // Every thread ends with the result for the elements it holds in the result's
 // slice layout. f16 and bf16 accumulate in f32.
@@ -217,7 +218,8 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
         }
         v = total;
       }
-      NVVM::Barrier0Op::create(rewriter, loc);
+      if (info.trailingBarrier.contains(op))
+        NVVM::Barrier0Op::create(rewriter, loc);
     }
 
     if (accType != elementType)

@@ -23,6 +23,7 @@
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,6 +37,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
@@ -60,6 +62,86 @@ struct ConvertTileGPUToLLVMPass
                         int64_t &sharedBytes);
 };
 } // namespace
+
+static Attribute getEncoding(Value value) {
+  if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+    return tensor.getEncoding();
+  return {};
+}
+
+/// Checks that the layouts of each operation's tiles are ones the patterns
+/// can lower: the same layout wherever registers correspond one to one, and
+/// slices where a dimension appears or disappears.
+static LogicalResult checkLayouts(tile::FuncOp func) {
+  auto sameLayouts = [](Operation *op, ValueRange values) -> LogicalResult {
+    Attribute first;
+    for (Value value : values) {
+      Attribute encoding = getEncoding(value);
+      if (!encoding)
+        continue;
+      if (first && encoding != first)
+        return op->emitOpError("needs the same layout for all its tiles; "
+                               "convert them first");
+      first = encoding;
+    }
+    return success();
+  };
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    SmallVector<Value> values(op->getOperands());
+    values.append(op->result_begin(), op->result_end());
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (isa<RankedTensorType>(constant.getType()) &&
+          !isa<SplatElementsAttr>(constant.getValue()))
+        return op->emitOpError("is a tile constant that is not a splat; the "
+                               "GPU lowering supports splat constants only");
+      return WalkResult::advance();
+    }
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+      auto slice = dyn_cast_or_null<SliceEncodingAttr>(
+          expand.getSrc().getType().getEncoding());
+      if (!slice || slice.getParent() != expand.getType().getEncoding() ||
+          slice.getDim() != expand.getAxis())
+        return op->emitOpError("needs a source in the slice of its result's "
+                               "layout along the new dimension");
+      return WalkResult::advance();
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      auto result = dyn_cast<RankedTensorType>(reduce.getType());
+      if (!result)
+        return WalkResult::advance();
+      auto slice = dyn_cast_or_null<SliceEncodingAttr>(result.getEncoding());
+      if (!slice ||
+          slice.getParent() != reduce.getSrc().getType().getEncoding() ||
+          slice.getDim() != reduce.getAxis())
+        return op->emitOpError("needs a result in the slice of its source's "
+                               "layout along the reduced axis");
+      return WalkResult::advance();
+    }
+    if (isa<ConvertLayoutOp>(op) || op->getNumRegions() ||
+        op->hasTrait<OpTrait::IsTerminator>() || isa<tile::FuncOp>(op))
+      return WalkResult::advance();
+    // Everything else maps registers one to one: broadcast, splat, addptr,
+    // load, store and the elementwise operations.
+    return failed(sameLayouts(op, values)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// True if control can reach `block` again after leaving it.
+static bool isOnCycle(Block *block) {
+  SmallVector<Block *> worklist(block->getSuccessors());
+  llvm::SmallPtrSet<Block *, 8> seen;
+  while (!worklist.empty()) {
+    Block *next = worklist.pop_back_val();
+    if (next == block)
+      return true;
+    if (!seen.insert(next).second)
+      continue;
+    worklist.append(next->succ_begin(), next->succ_end());
+  }
+  return false;
+}
 
 LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
                                                 LoweringInfo &info,
@@ -98,6 +180,8 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   });
   if (walk.wasInterrupted())
     return failure();
+  if (failed(checkLayouts(func)))
+    return failure();
 
   tile::AxisInfoResult axisInfo(func);
   if (failed(axisInfo.getStatus()))
@@ -129,6 +213,24 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
       sharedBytes += llvm::alignTo(bytes, 16);
     }
   });
+  // An operation's scratch is read after a barrier; before the same
+  // operation writes it again, every thread must have finished reading. That
+  // takes a second barrier, unless another barrier always comes in between:
+  // when the operation runs at most once (its block is on no cycle), or when
+  // its block holds another operation with a barrier (a block runs whole, so
+  // every way back to the operation passes through it).
+  for (auto &[op, offset] : info.sharedOffset) {
+    if (op->getParentOfType<tile::FuncOp>() != func)
+      continue;
+    Block *block = op->getBlock();
+    bool otherBarrier = llvm::any_of(*block, [&](Operation &other) {
+      return &other != op && info.sharedOffset.count(&other);
+    });
+    if (otherBarrier || !isOnCycle(block))
+      continue;
+    info.trailingBarrier.insert(op);
+  }
+
   if (sharedBytes > kMaxStaticSharedMemory)
     return func.emitError("kernel '")
            << func.getSymName() << "' needs " << sharedBytes
@@ -207,6 +309,10 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
+  // calls into CUDA's libdevice, which gpu-module-to-binary links in; they
+  // take precedence over LLVM's intrinsics, which the backend cannot select.
+  populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);
   populateMathToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
 

@@ -94,7 +94,9 @@ tile.func @unaligned(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-// CHECK: nvvm.barrier0
+// The reduction runs once: nothing writes its scratch again, so no second
+// barrier.
+// CHECK-NOT: nvvm.barrier0
 // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(dense<1.44269502> : vector<8xf32>) : vector<8xf32>
 // CHECK: %[[SCALED:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : vector<8xf32>
 // CHECK: llvm.intr.exp2(%[[SCALED]]) : (vector<8xf32>) -> vector<8xf32>
@@ -144,7 +146,8 @@ tile.func @rows(%x: f32, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 :
 // CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
-// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
 tile.func @convert(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
   %r = tile.range 0, 512 : tensor<512xi32, #b1>
   %c = tilegpu.convert_layout %r : tensor<512xi32, #b1> -> tensor<512xi32, #b4>
@@ -191,5 +194,44 @@ tile.func @half(%p: !tile.ptr<f16> {tile.divisibility = 16 : i64}) attributes {t
   %e = tile.exp %x : tensor<1024xf16, #b>
   %s = tile.reduce sum %e axis 0 : tensor<1024xf16, #b> -> f16
   tile.store %p, %s : !tile.ptr<f16>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// In a loop, a reduction alone needs a second barrier before its next
+// iteration overwrites the scratch; two reductions in the same loop body
+// guard each other's scratch with their first barriers.
+// CHECK-LABEL: llvm.func @loop_one
+// CHECK-COUNT-2: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK-LABEL: llvm.func @loop_two
+// CHECK-COUNT-2: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+tile.func @loop_one(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %x = tile.load %p : !tile.ptr<f32>
+    %t = tile.splat %x : f32 -> tensor<256xf32, #b>
+    %s = tile.reduce sum %t axis 0 : tensor<256xf32, #b> -> f32
+    tile.store %p, %s : !tile.ptr<f32>
+  }
+  tile.return
+}
+tile.func @loop_two(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %x = tile.load %p : !tile.ptr<f32>
+    %t = tile.splat %x : f32 -> tensor<256xf32, #b>
+    %m = tile.reduce max %t axis 0 : tensor<256xf32, #b> -> f32
+    %s = tile.reduce sum %t axis 0 : tensor<256xf32, #b> -> f32
+    %a = arith.addf %m, %s : f32
+    tile.store %p, %a : !tile.ptr<f32>
+  }
   tile.return
 }

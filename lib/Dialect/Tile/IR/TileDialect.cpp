@@ -8,6 +8,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -61,11 +62,23 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getNumStagesAttrName()) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitOpError()
+             << "'" << getNumStagesAttrName() << "' applies to scf.for loops";
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getValue().getSignificantBits() > 64 ||
+        value.getInt() < 1)
+      return op->emitOpError()
+             << "'" << getNumStagesAttrName()
+             << "' must be a positive integer, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getNumWarpsAttrName())
     return op->emitOpError()
            << "has unknown attribute '" << attr.getName().getValue()
            << "'; the tile dialect knows '" << getNumWarpsAttrName()
-           << "' on kernels";
+           << "' on kernels and '" << getNumStagesAttrName() << "' on loops";
   if (!isa<FuncOp>(op))
     return op->emitOpError() << "'" << getNumWarpsAttrName()
                              << "' applies to kernels (tile.func)";

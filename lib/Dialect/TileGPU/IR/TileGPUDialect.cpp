@@ -10,6 +10,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -49,6 +50,12 @@ void TileGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
       >();
+}
+
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 void TileGPUDialect::registerAttributes() {

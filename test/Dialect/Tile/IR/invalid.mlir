@@ -503,3 +503,39 @@ tile.func @splat_tile(%x: f32) {
   %u = "tile.splat"(%t) : (tensor<4xf32>) -> tensor<4x4xf32>
   tile.return
 }
+
+// -----
+
+tile.func @num_stages_value(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tile.num_stages' must be a positive integer, got 0 : i32}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.num_stages = 0 : i32}
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.num_stages' applies to scf.for loops}}
+tile.func @num_stages_on_kernel() attributes {tile.num_stages = 2 : i32} {
+  tile.return
+}
+
+// -----
+
+tile.func @num_warps_on_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tile.num_warps' applies to kernels (tile.func)}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.num_warps = 4 : i32}
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps' on kernels and 'tile.num_stages' on loops}}
+tile.func @unknown_attr() attributes {tile.unroll = 2 : i32} {
+  tile.return
+}

@@ -79,3 +79,23 @@ tile.func @kept(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
   tile.store %q, %e : tensor<4x1x!tile.ptr<f32>, #b2>
   tile.return
 }
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s1 = #tilegpu.slice<{dim = 1, parent = #b2}>
+
+// A splat constant is the same constant in any layout.
+// CHECK-LABEL: tile.func @constant
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: arith.constant dense<1.000000e+00> : tensor<4xf32, #[[S:slice[0-9]*]]>
+// CHECK-NOT: tilegpu.convert_layout
+tile.func @constant(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = arith.constant dense<1.0> : tensor<4xf32, #b1>
+  %s = tilegpu.convert_layout %c : tensor<4xf32, #b1> -> tensor<4xf32, #s1>
+  %e = tile.expand_dims %s axis 1 : tensor<4xf32, #s1> -> tensor<4x1xf32, #b2>
+  %q = tile.splat %p : !tile.ptr<f32> -> tensor<4x1x!tile.ptr<f32>, #b2>
+  tile.store %q, %e : tensor<4x1x!tile.ptr<f32>, #b2>
+  tile.return
+}

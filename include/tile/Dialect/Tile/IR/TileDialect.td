@@ -34,7 +34,9 @@ def Tile_Dialect : Dialect {
     of two): the argument, a pointer or an integer, is a multiple of `N`
     (bytes for a pointer). The compiler uses such hints to prove alignment.
     A kernel may carry `tile.num_warps = N` (a power of two from 1 to 32):
-    the number of warps of each block that runs one program.
+    the number of warps of each block that runs one program. An `scf.for`
+    may carry `tile.num_stages = N` (N >= 1) to have its loads pipelined
+    (see the `tile-pipeline-loops` pass).
   }];
 
   let useDefaultTypePrinterParser = 1;
@@ -50,6 +52,10 @@ def Tile_Dialect : Dialect {
     /// Name of the kernel attribute choosing the number of warps per block.
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return ::llvm::StringLiteral("tile.num_warps");
+    }
+    /// Name of the scf.for attribute asking for software pipelining.
+    static constexpr ::llvm::StringLiteral getNumStagesAttrName() {
+      return ::llvm::StringLiteral("tile.num_stages");
     }
 
     void registerTypes();

@@ -3,6 +3,7 @@
 #ifndef TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
 #define TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tile {

@@ -29,4 +29,32 @@ def TileSpecializeArguments
   ];
 }
 
+def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
+  let summary = "Load the next iteration's tiles while computing this one";
+  let description = [{
+    Software pipelining of `scf.for` loops that ask for it with
+    `tile.num_stages = N` (N >= 2), the counterpart of Triton's
+    `tl.range(..., num_stages=N)`. Every `tile.load` of a tile in the loop
+    body whose pointers, mask and `other` depend only on the induction
+    variable and on values from outside the loop is issued one iteration
+    ahead: the loop loads the first iteration's tile before it starts, and
+    each iteration first loads the next iteration's tile (masked off past
+    the end of the loop) and carries it to the next iteration. The load's
+    latency then overlaps the current iteration's computation.
+
+    Like Triton's `num_stages`, this is a promise of the kernel's author:
+    a load moves ahead of the stores of the current iteration, so the loop
+    must not store to memory that the next iteration loads. Only one
+    iteration ahead is implemented: every N >= 2 means the same. The
+    attribute is removed once the loop is pipelined.
+
+    ```mlir
+    scf.for %row = %start to %n step %step : i32 {
+      ...
+    } {tile.num_stages = 2 : i32}
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

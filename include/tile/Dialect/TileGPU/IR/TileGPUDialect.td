@@ -30,6 +30,7 @@ def TileGPU_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasConstantMaterializer = 1;
 
   let extraClassDeclaration = [{
     /// Number of threads in a warp on NVIDIA GPUs.

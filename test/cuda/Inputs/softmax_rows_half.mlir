@@ -1,17 +1,21 @@
-// examples/softmax_rows.mlir over f16 buffers: the tile is loaded as f16
-// and widened to f32 for the arithmetic, and the result is rounded to f16
-// once on the way out. The tests make the bf16 version with
-// `sed s/f16/bf16/g`; masked-off lanes become -inf through a select, so the
-// file has no f16 constant.
+// examples/softmax_rows.mlir on 16-bit floats (f16 or bf16), the way
+// examples/softmax_half.mlir makes softmax.mlir's: the tile is loaded as
+// DTYPE and widened to f32 for the arithmetic, and the result is rounded
+// to DTYPE once on the way out. Made from softmax_rows.mlir for the GPU tests
+// (test/cuda); its parameters, and DTYPE.
 //
+// tile.param DTYPE = f16
 // tile.param ROWS = 4
 // tile.param BLOCK_SIZE = 256
+// tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 4
 
 tile.func @softmax_rows(
-    %output: !tile.ptr<f16> {tile.divisibility = 16 : i64},
-    %input: !tile.ptr<f16> {tile.divisibility = 16 : i64},
+    %output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+    %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
-    %n_rows: i32, %n_cols: i32) {
+    %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c_rows = arith.constant ${ROWS} : i32
   %start = tile.program_id x : i32
   %step = tile.num_programs x : i32
@@ -33,11 +37,14 @@ tile.func @softmax_rows(
   %out_stride = tile.splat %output_row_stride
       : i32 -> tensor<${ROWS}x${BLOCK_SIZE}xi32>
   %in_base = tile.splat %input
-      : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f16>>
+      : !tile.ptr<${DTYPE}> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
   %out_base = tile.splat %output
-      : !tile.ptr<f16> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f16>>
+      : !tile.ptr<${DTYPE}> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
   %neg_inf = arith.constant dense<0xFF800000>
       : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+  %neg_inf_in = arith.truncf %neg_inf
+      : tensor<${ROWS}x${BLOCK_SIZE}xf32> to tensor<${ROWS}x${BLOCK_SIZE}x${DTYPE}>
+  %ones = arith.constant dense<1.0> : tensor<${ROWS}xf32>
 
   scf.for %block = %start to %n_blocks step %step : i32 {
     // The rows of this block, and which of them exist.
@@ -61,16 +68,14 @@ tile.func @softmax_rows(
     %in_offsets = arith.addi %in_rows, %cols_2d
         : tensor<${ROWS}x${BLOCK_SIZE}xi32>
     %in_ptrs = tile.addptr %in_base, %in_offsets
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f16>>,
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>,
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
-    %x16 = tile.load %in_ptrs, %mask
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f16>>
-    %x32 = arith.extf %x16
-        : tensor<${ROWS}x${BLOCK_SIZE}xf16> to tensor<${ROWS}x${BLOCK_SIZE}xf32>
-    %x = arith.select %mask, %x32, %neg_inf
-        : tensor<${ROWS}x${BLOCK_SIZE}xi1>, tensor<${ROWS}x${BLOCK_SIZE}xf32>
+    %x_in = tile.load %in_ptrs, %mask, %neg_inf_in
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+    %x = arith.extf %x_in
+        : tensor<${ROWS}x${BLOCK_SIZE}x${DTYPE}> to tensor<${ROWS}x${BLOCK_SIZE}xf32>
 
-    // Per row: exp(x - max) / sum.
+    // Per row: exp(x - max) * (1 / sum).
     %max = tile.reduce max %x axis 1
         : tensor<${ROWS}x${BLOCK_SIZE}xf32> -> tensor<${ROWS}xf32>
     %max_col = tile.expand_dims %max axis 1
@@ -81,11 +86,12 @@ tile.func @softmax_rows(
     %num = tile.exp %shifted : tensor<${ROWS}x${BLOCK_SIZE}xf32>
     %sum = tile.reduce sum %num axis 1
         : tensor<${ROWS}x${BLOCK_SIZE}xf32> -> tensor<${ROWS}xf32>
-    %sum_col = tile.expand_dims %sum axis 1
+    %inv = arith.divf %ones, %sum : tensor<${ROWS}xf32>
+    %inv_col = tile.expand_dims %inv axis 1
         : tensor<${ROWS}xf32> -> tensor<${ROWS}x1xf32>
-    %sum_2d = tile.broadcast %sum_col
+    %inv_2d = tile.broadcast %inv_col
         : tensor<${ROWS}x1xf32> -> tensor<${ROWS}x${BLOCK_SIZE}xf32>
-    %y = arith.divf %num, %sum_2d : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+    %y = arith.mulf %num, %inv_2d : tensor<${ROWS}x${BLOCK_SIZE}xf32>
 
     // Store.
     %out_rows = arith.muli %row_2d, %out_stride
@@ -93,12 +99,12 @@ tile.func @softmax_rows(
     %out_offsets = arith.addi %out_rows, %cols_2d
         : tensor<${ROWS}x${BLOCK_SIZE}xi32>
     %out_ptrs = tile.addptr %out_base, %out_offsets
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f16>>,
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>,
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
-    %y16 = arith.truncf %y
-        : tensor<${ROWS}x${BLOCK_SIZE}xf32> to tensor<${ROWS}x${BLOCK_SIZE}xf16>
-    tile.store %out_ptrs, %y16, %mask
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f16>>
-  }
+    %y_out = arith.truncf %y
+        : tensor<${ROWS}x${BLOCK_SIZE}xf32> to tensor<${ROWS}x${BLOCK_SIZE}x${DTYPE}>
+    tile.store %out_ptrs, %y_out, %mask
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+  } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

@@ -1,0 +1,61 @@
+// Fused softmax on 16-bit floats (f16 or bf16): examples/softmax.mlir with
+// the rows loaded and stored as DTYPE and computed in f32, as the seeds'
+// half-precision benchmarks do. 128-bit accesses move 8 elements.
+//
+// tile.param DTYPE = f16
+// tile.param BLOCK_SIZE = 1024
+// tile.param NUM_STAGES = 2
+// tile.param NUM_WARPS = 4
+
+tile.func @softmax_half(%output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+                   %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+                   %input_row_stride: i32, %output_row_stride: i32,
+                   %n_rows: i32, %n_cols: i32)
+    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
+  %row_start = tile.program_id x : i32
+  %row_step = tile.num_programs x : i32
+  %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
+  %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
+  %mask = arith.cmpi slt, %cols, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
+  %neg_inf_f32 = arith.constant dense<0xFF800000> : tensor<${BLOCK_SIZE}xf32>
+  %neg_inf_in = arith.truncf %neg_inf_f32
+      : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
+  %one = arith.constant 1.0 : f32
+  scf.for %row = %row_start to %n_rows step %row_step : i32 {
+    // Load the row, masked past its end with -inf.
+    %in_offset = arith.muli %row, %input_row_stride : i32
+    %in_row = tile.addptr %input, %in_offset : !tile.ptr<${DTYPE}>, i32
+    %in_rows = tile.splat %in_row
+        : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+    %in_ptrs = tile.addptr %in_rows, %cols
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+    %x_in = tile.load %in_ptrs, %mask, %neg_inf_in
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+    %x = arith.extf %x_in
+        : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
+
+    // softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))), dividing once
+    // per row and multiplying each element (at most 1 ulp from dividing each).
+    %max = tile.reduce max %x axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+    %max_tile = tile.splat %max : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %shifted = arith.subf %x, %max_tile : tensor<${BLOCK_SIZE}xf32>
+    %num = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
+    %den = tile.reduce sum %num axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+    %inv = arith.divf %one, %den : f32
+    %inv_tile = tile.splat %inv : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %y = arith.mulf %num, %inv_tile : tensor<${BLOCK_SIZE}xf32>
+
+    // Store the row.
+    %out_offset = arith.muli %row, %output_row_stride : i32
+    %out_row = tile.addptr %output, %out_offset : !tile.ptr<${DTYPE}>, i32
+    %out_rows = tile.splat %out_row
+        : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+    %out_ptrs = tile.addptr %out_rows, %cols
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+    %y_out = arith.truncf %y
+        : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
+    tile.store %out_ptrs, %y_out, %mask
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+  } {tile.num_stages = ${NUM_STAGES} : i32}
+  tile.return
+}

@@ -1,0 +1,161 @@
+//===- PipelineLoops.cpp - Load the next iteration's tiles ahead ----------===//
+//
+// For an scf.for marked tile.num_stages >= 2, each pipelinable tile.load L
+// (its operands computed in the loop body from the induction variable and
+// loop-invariant values only) becomes:
+//
+//   %first = <L at iv = lb, masked by lb < ub>
+//   scf.for %iv = %lb to %ub step %s iter_args(..., %cur = %first) {
+//     %next = <L at iv + s, masked by iv + s < ub>   // issued first
+//     ... uses of L read %cur ...
+//     scf.yield ..., %next
+//   }
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPIPELINELOOPS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Collects into `slice` the body operations that compute `load`'s operands;
+/// false if they depend on anything but the induction variable and values
+/// from outside the loop, or on an operation that is not pure.
+static bool collectSlice(scf::ForOp loop, LoadOp load,
+                         llvm::SetVector<Operation *> &slice) {
+  Block *body = loop.getBody();
+  SmallVector<Value> worklist(load->getOperands());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value == loop.getInductionVar())
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == body)
+        return false; // A loop-carried value.
+      if (!loop->isAncestor(arg.getOwner()->getParentOp()))
+        continue;
+      return false;
+    }
+    Operation *def = value.getDefiningOp();
+    if (!loop->isAncestor(def))
+      continue; // From outside the loop.
+    if (def->getBlock() != body || !isPure(def) || def->getNumRegions())
+      return false;
+    if (slice.insert(def))
+      worklist.append(def->operand_begin(), def->operand_end());
+  }
+  return true;
+}
+
+/// Clones `load` and the operations computing its operands with the
+/// induction variable replaced by `iv`, and its mask restricted to `valid`.
+static Value cloneLoadAt(OpBuilder &builder, scf::ForOp loop, LoadOp load,
+                         const llvm::SetVector<Operation *> &slice, Value iv,
+                         Value valid) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  // In body order, so that every operand is cloned before its users.
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (slice.contains(&op))
+      builder.clone(op, mapping);
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  Value mask =
+      SplatOp::create(builder, loc, type.clone(builder.getI1Type()), valid);
+  if (load.getMask())
+    mask = arith::AndIOp::create(builder, loc,
+                                 mapping.lookupOrDefault(load.getMask()), mask);
+  Value other =
+      load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
+  return LoadOp::create(builder, loc, mapping.lookupOrDefault(load.getPtr()),
+                        mask, other)
+      .getResult();
+}
+
+static Value isBefore(OpBuilder &builder, scf::ForOp loop, Value iv) {
+  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt;
+  return arith::CmpIOp::create(builder, loop.getLoc(), predicate, iv,
+                               loop.getUpperBound());
+}
+
+static LogicalResult pipeline(scf::ForOp loop) {
+  SmallVector<LoadOp> loads;
+  SmallVector<llvm::SetVector<Operation *>> slices;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load || !isa<RankedTensorType>(load.getType()))
+      continue;
+    llvm::SetVector<Operation *> slice;
+    if (!collectSlice(loop, load, slice))
+      continue;
+    loads.push_back(load);
+    slices.push_back(std::move(slice));
+  }
+  if (loads.empty())
+    return success();
+
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  Value firstValid = isBefore(rewriter, loop, loop.getLowerBound());
+  SmallVector<Value> first;
+  for (auto [load, slice] : llvm::zip(loads, slices))
+    first.push_back(cloneLoadAt(rewriter, loop, load, slice,
+                                loop.getLowerBound(), firstValid));
+
+  unsigned numOld = loop.getRegionIterArgs().size();
+  auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+      rewriter, first, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &builder, Location loc,
+          ArrayRef<BlockArgument>) -> SmallVector<Value> {
+        builder.setInsertionPointToStart(loop.getBody());
+        Value next = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
+                                           loop.getStep());
+        Value valid = isBefore(builder, loop, next);
+        SmallVector<Value> prefetched;
+        for (auto [load, slice] : llvm::zip(loads, slices))
+          prefetched.push_back(
+              cloneLoadAt(builder, loop, load, slice, next, valid));
+        return prefetched;
+      }));
+  for (auto [i, load] : llvm::enumerate(loads)) {
+    rewriter.replaceAllUsesWith(load.getResult(),
+                                newLoop.getRegionIterArgs()[numOld + i]);
+    rewriter.eraseOp(load);
+  }
+  newLoop->removeAttr(TileDialect::getNumStagesAttrName());
+  return success();
+}
+
+namespace {
+struct TilePipelineLoopsPass
+    : tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (auto stages = loop->getAttrOfType<IntegerAttr>(
+              TileDialect::getNumStagesAttrName());
+          stages && stages.getInt() >= 2)
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      if (failed(pipeline(loop)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,108 @@
+// tile-pipeline-loops: loads of the next iteration move ahead.
+// RUN: tile-opt %s --tile-pipeline-loops --split-input-file | FileCheck %s
+
+// CHECK-LABEL: tile.func @rows
+// CHECK-SAME: (%[[P:.*]]: !tile.ptr<f32>, %[[N:.*]]: i32, %[[STRIDE:.*]]: i32)
+// The first iteration's load, before the loop, masked by lb < ub.
+// CHECK: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[R:.*]] = tile.range 0, 128
+// CHECK: %[[FIRST_OK:.*]] = arith.cmpi slt, %[[C0]], %[[N]] : i32
+// CHECK: %[[OFF0:.*]] = arith.muli %[[C0]], %[[STRIDE]] : i32
+// CHECK: %[[FIRST_MASK:.*]] = tile.splat %[[FIRST_OK]] : i1 -> tensor<128xi1>
+// CHECK: %[[FIRST:.*]] = tile.load %{{.*}}, %[[FIRST_MASK]] : tensor<128x!tile.ptr<f32>>
+// CHECK: scf.for %[[IV:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[CUR:.*]] = %[[FIRST]]) -> (tensor<128xf32>) : i32 {
+// The next iteration's load comes first, masked by iv + step < ub.
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]], %[[C1]] : i32
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : i32
+// CHECK-NEXT: arith.muli %[[NEXT]], %[[STRIDE]] : i32
+// CHECK: %[[LOADED:.*]] = tile.load
+// The computation reads the carried tile.
+// CHECK: tile.exp %[[CUR]]
+// CHECK: scf.yield %[[LOADED]] : tensor<128xf32>
+// CHECK-NOT: tile.num_stages
+tile.func @rows(%p: !tile.ptr<f32>, %n: i32, %stride: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.range 0, 128 : tensor<128xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %off = arith.muli %i, %stride : i32
+    %row = tile.addptr %p, %off : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %x = tile.load %ptrs : tensor<128x!tile.ptr<f32>>
+    %e = tile.exp %x : tensor<128xf32>
+    tile.store %ptrs, %e : tensor<128x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}
+
+// -----
+
+// An existing mask is kept, and `other` too.
+// CHECK-LABEL: tile.func @masked
+// CHECK: %[[VALID:.*]] = tile.splat %{{.*}} : i1 -> tensor<64xi1>
+// CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %[[VALID]] : tensor<64xi1>
+// CHECK: tile.load %{{.*}}, %[[MASK]], %{{.*}} : tensor<64x!tile.ptr<f32>>
+tile.func @masked(%p: !tile.ptr<f32>, %n: i32, %m: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %r = tile.range 0, 64 : tensor<64xi32>
+  %ms = tile.splat %m : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %r, %ms : tensor<64xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = tile.addptr %p, %i : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %x = tile.load %ptrs, %mask, %zero : tensor<64x!tile.ptr<f32>>
+    tile.store %ptrs, %x, %mask : tensor<64x!tile.ptr<f32>>
+  } {tile.num_stages = 3 : i32}
+  tile.return
+}
+
+// -----
+
+// Not asked for (or num_stages = 1): nothing moves.
+// CHECK-LABEL: tile.func @not_asked
+// CHECK: scf.for
+// CHECK-NEXT: tile.addptr
+// CHECK: {tile.num_stages = 1 : i32}
+tile.func @not_asked(%p: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.range 0, 64 : tensor<64xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = tile.addptr %p, %i : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %x = tile.load %ptrs : tensor<64x!tile.ptr<f32>>
+    tile.store %ptrs, %x : tensor<64x!tile.ptr<f32>>
+  } {tile.num_stages = 1 : i32}
+  tile.return
+}
+
+// -----
+
+// A load whose address depends on a loop-carried value, or on another load,
+// cannot be issued an iteration early.
+// CHECK-LABEL: tile.func @carried
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (i32)
+// CHECK-NEXT: tile.addptr %{{.*}}, %[[ACC]]
+// CHECK: tile.load
+// CHECK: scf.yield
+tile.func @carried(%p: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.range 0, 64 : tensor<64xi32>
+  %end = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {
+    %row = tile.addptr %p, %acc : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %x = tile.load %ptrs : tensor<64x!tile.ptr<f32>>
+    tile.store %ptrs, %x : tensor<64x!tile.ptr<f32>>
+    %next = arith.addi %acc, %i : i32
+    scf.yield %next : i32
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}
