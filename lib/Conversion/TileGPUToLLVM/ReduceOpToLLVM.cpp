@@ -8,8 +8,10 @@
 //  2. lanes: for each lane bit on the axis, a butterfly shuffle
 //     (shfl.sync.bfly) combines partners; afterwards all those lanes agree;
 //  3. warps: if warp bits are on the axis, every thread writes its partial
-//     result to shared memory, a barrier, and every thread reads and combines
-//     the partials of the warps that differ only in those bits; a second
+//     result to shared memory, a barrier, and every thread combines the
+//     partials of the warps that differ only in those bits: with one load
+//     and a butterfly over the (now redundant) lanes along the axis where
+//     there are enough of them, else by reading every partial; a second
 //     barrier, where needed, keeps the next write to the scratch from
 //     overtaking a slow reader (see LoweringInfo::trailingBarrier).
 //
@@ -199,24 +201,58 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
           LLVM::AndOp::create(rewriter, loc, getWarpId(rewriter, loc),
                               createI32(rewriter, loc, ~axisMask));
       Value lane = getLaneId(rewriter, loc);
-      for (auto [out, v] : llvm::enumerate(acc)) {
-        Value total;
-        for (int64_t k = 0; k < (int64_t(1) << warpBits.size()); ++k) {
-          int64_t warpPart = 0;
-          for (auto [j, bit] : llvm::enumerate(warpBits))
-            if (k & (int64_t(1) << j))
-              warpPart |= int64_t(1) << bit;
-          Value warp = LLVM::OrOp::create(rewriter, loc, baseWarp,
-                                          createI32(rewriter, loc, warpPart));
-          Value thread = LLVM::ShlOp::create(rewriter, loc, warp,
-                                             createI32(rewriter, loc, 5));
-          thread = LLVM::OrOp::create(rewriter, loc, thread, lane);
-          Value partial = LLVM::LoadOp::create(rewriter, loc, accType,
-                                               addressOf(thread, out), bytes);
-          total =
-              total ? combine(rewriter, loc, kind, total, partial) : partial;
+      auto readPartial = [&](Value warp, Value fromLane, int64_t out) {
+        Value thread = LLVM::ShlOp::create(rewriter, loc, warp,
+                                           createI32(rewriter, loc, 5));
+        thread = LLVM::OrOp::create(rewriter, loc, thread, fromLane);
+        return LLVM::LoadOp::create(rewriter, loc, accType,
+                                    addressOf(thread, out), bytes)
+            .getResult();
+      };
+      SmallVector<int64_t> laneBits = getAxisBits(src.lane, axis);
+      if (laneBits.size() >= warpBits.size()) {
+        // The lanes along the axis agree after the shuffles, so they can
+        // share the work: lane bits j pick which warp's partial to read (as
+        // warp bit j), and butterfly shuffles over those lane bits combine
+        // them. One load per output instead of one per warp.
+        Value warp = baseWarp, fromLane = lane;
+        for (auto [j, warpBit] : llvm::enumerate(warpBits)) {
+          Value bit = LLVM::LShrOp::create(
+              rewriter, loc, lane, createI32(rewriter, loc, laneBits[j]));
+          bit = LLVM::AndOp::create(rewriter, loc, bit,
+                                    createI32(rewriter, loc, 1));
+          bit = LLVM::ShlOp::create(rewriter, loc, bit,
+                                    createI32(rewriter, loc, warpBit));
+          warp = LLVM::OrOp::create(rewriter, loc, warp, bit);
+          fromLane = LLVM::AndOp::create(
+              rewriter, loc, fromLane,
+              createI32(rewriter, loc, ~(int64_t(1) << laneBits[j])));
         }
-        v = total;
+        for (auto [out, v] : llvm::enumerate(acc)) {
+          v = readPartial(warp, fromLane, out);
+          for (size_t j = 0; j < warpBits.size(); ++j)
+            v = combine(
+                rewriter, loc, kind, v,
+                shuffleXor(rewriter, loc, v, int64_t(1) << laneBits[j]));
+        }
+      } else {
+        // Every thread reads and combines the partials of all the warps
+        // along the axis, in the same order.
+        for (auto [out, v] : llvm::enumerate(acc)) {
+          Value total;
+          for (int64_t k = 0; k < (int64_t(1) << warpBits.size()); ++k) {
+            int64_t warpPart = 0;
+            for (auto [j, bit] : llvm::enumerate(warpBits))
+              if (k & (int64_t(1) << j))
+                warpPart |= int64_t(1) << bit;
+            Value warp = LLVM::OrOp::create(rewriter, loc, baseWarp,
+                                            createI32(rewriter, loc, warpPart));
+            Value partial = readPartial(warp, lane, out);
+            total =
+                total ? combine(rewriter, loc, kind, total, partial) : partial;
+          }
+          v = total;
+        }
       }
       if (info.trailingBarrier.contains(op))
         NVVM::Barrier0Op::create(rewriter, loc);

@@ -82,7 +82,7 @@ tile.func @unaligned(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32
 
 // A reduction over all 1024 elements: 8 registers combined in the thread,
 // then 5 butterfly shuffles across the warp, then the 4 warps' partials
-// through shared memory between barriers. max propagates NaN. exp is exp2
+// through shared memory after a barrier. max propagates NaN. exp is exp2
 // of x * log2(e).
 // CHECK-LABEL: gpu.module @tile_kernels
 // CHECK: llvm.mlir.global internal @reduce_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x i8>
@@ -93,7 +93,11 @@ tile.func @unaligned(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32
 // CHECK: llvm.mlir.addressof @reduce_shared : !llvm.ptr<3>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// Lane bits 0 and 1 pick which of the 4 warps' partials to read; two
+// butterflies over those lanes combine them.
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-2: nvvm.shfl.sync bfly
 // The reduction runs once: nothing writes its scratch again, so no second
 // barrier.
 // CHECK-NOT: nvvm.barrier0
@@ -233,5 +237,26 @@ tile.func @loop_two(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps =
     %a = arith.addf %m, %s : f32
     tile.store %p, %a : !tile.ptr<f32>
   }
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#s = #tilegpu.slice<{dim = 1, parent = #b}>
+
+// Warps along the axis but no lanes: every thread reads all 4 partials.
+// CHECK-LABEL: llvm.func @warps_only
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: llvm.return
+tile.func @warps_only(%x: f32, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %t = tile.splat %x : f32 -> tensor<32x4xf32, #b>
+  %s = tile.reduce sum %t axis 1 : tensor<32x4xf32, #b> -> tensor<32xf32, #s>
+  %e = tile.expand_dims %s axis 1 : tensor<32xf32, #s> -> tensor<32x1xf32, #b>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<32x1x!tile.ptr<f32>, #b>
+  tile.store %ps, %e : tensor<32x1x!tile.ptr<f32>, #b>
   tile.return
 }
