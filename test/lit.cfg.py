@@ -13,10 +13,21 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "Inputs", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 
-llvm_config.use_default_substitutions()
+# FileCheck, not and count come from LLVM's tools. The GPU bundle
+# (scripts/build-gpu-bundle.sh) runs its tests where there are none: only
+# the tests under cuda/, which need none of them, run there.
+if os.path.exists(os.path.join(config.llvm_tools_dir, "FileCheck")):
+    llvm_config.use_default_substitutions()
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "examples")))
+
+# tile-run's target is the CPU interpreter unless a test asks for the GPU
+# (--target=cuda): a GPU on the machine must not change what a test runs.
+config.environment["TILE_TARGET"] = "cpu"
+# Compiled kernels are cached in the build tree, not in the user's
+# ~/.cache/tile.
+config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test", "tile-cache")
 
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -50,3 +61,34 @@ ptxas = os.environ.get("TILE_PTXAS", "/usr/local/cuda/bin/ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# The CUDA target: `cuda-runtime` when tile-run was built with it (cuda.h was
+# found), `cuda` when, moreover, a GPU answers (tile-run --list-devices), so
+# the tests that need one run only there (REQUIRES: cuda). Tests that want
+# to see "no CUDA driver found" point TILE_CUDA_DRIVER at a missing library.
+if config.tile_cuda_runtime:
+    config.available_features.add("cuda-runtime")
+    import subprocess
+
+    try:
+        listed = subprocess.run(
+            [os.path.join(config.tile_tools_dir, "tile-run"), "--list-devices"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+        )
+        if listed.returncode == 0:
+            config.available_features.add("cuda")
+            lit_config.note("GPU tests enabled: " + listed.stdout.decode().strip())
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+# PyTorch, for the tests that compare with torch.softmax on the GPU.
+if "cuda" in config.available_features:
+    import subprocess
+
+    try:
+        if subprocess.run([config.tile_test_python, "-c", "import torch"], timeout=300).returncode == 0:
+            config.available_features.add("torch")
+    except (OSError, subprocess.TimeoutExpired):
+        pass

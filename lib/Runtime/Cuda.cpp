@@ -1,0 +1,611 @@
+//===- Cuda.cpp - Loading and launching compiled kernels on a GPU ---------===//
+//
+// Built only where cuda.h was found (CudaStub.cpp otherwise). Every driver
+// call goes through CudaDriver::check, whose error names the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/Cuda.h"
+
+#include "CudaDriver.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::tile;
+using detail::CudaDriver;
+
+/// The driver, for objects that exist only once it has loaded.
+static const CudaDriver &loadedDriver() {
+  return llvm::cantFail(detail::getCudaDriver());
+}
+
+bool mlir::tile::isCudaRuntimeBuiltIn() { return true; }
+
+llvm::Expected<int> mlir::tile::getCudaDeviceCount() {
+  llvm::Expected<const CudaDriver &> driver = detail::getCudaDriver();
+  if (!driver)
+    return driver.takeError();
+  int count = 0;
+  if (llvm::Error err =
+          driver->check(driver->cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return std::move(err);
+  return count;
+}
+
+//===----------------------------------------------------------------------===//
+// CudaDeviceInfo
+//===----------------------------------------------------------------------===//
+
+std::string CudaDeviceInfo::getChip() const {
+  return "sm_" + std::to_string(computeCapabilityMajor) +
+         std::to_string(computeCapabilityMinor);
+}
+
+std::string CudaDeviceInfo::getDescription() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << name << " (" << getChip() << ", " << multiprocessorCount << " SMs, "
+     << llvm::format("%.0f", l2CacheBytes / (1024.0 * 1024.0)) << " MiB L2)";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceBuffer
+//===----------------------------------------------------------------------===//
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) {
+  if (this != &other) {
+    this->~DeviceBuffer();
+    address = other.address;
+    size = other.size;
+    other.address = 0;
+    other.size = 0;
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (address)
+    (void)loadedDriver().cuMemFree(address);
+  address = 0;
+}
+
+static llvm::Error checkRange(size_t bytes, size_t offset, size_t size) {
+  if (offset > size || bytes > size - offset)
+    return llvm::createStringError("a copy of " + llvm::Twine(bytes) +
+                                   " bytes at offset " + llvm::Twine(offset) +
+                                   " overruns a device buffer of " +
+                                   llvm::Twine(size) + " bytes");
+  return llvm::Error::success();
+}
+
+llvm::Error DeviceBuffer::copyFromHost(const void *data, size_t bytes,
+                                       size_t offset) {
+  if (llvm::Error err = checkRange(bytes, offset, size))
+    return err;
+  if (bytes == 0)
+    return llvm::Error::success();
+  const CudaDriver &driver = loadedDriver();
+  return driver.check(driver.cuMemcpyHtoD(address + offset, data, bytes),
+                      "cuMemcpyHtoD");
+}
+
+llvm::Error DeviceBuffer::copyToHost(void *data, size_t bytes,
+                                     size_t offset) const {
+  if (llvm::Error err = checkRange(bytes, offset, size))
+    return err;
+  if (bytes == 0)
+    return llvm::Error::success();
+  const CudaDriver &driver = loadedDriver();
+  return driver.check(driver.cuMemcpyDtoH(data, address + offset, bytes),
+                      "cuMemcpyDtoH");
+}
+
+llvm::Error DeviceBuffer::fill(uint8_t value) {
+  const CudaDriver &driver = loadedDriver();
+  return driver.check(driver.cuMemsetD8(address, value, size), "cuMemsetD8");
+}
+
+//===----------------------------------------------------------------------===//
+// CudaDevice
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::unique_ptr<CudaDevice>> CudaDevice::open(int ordinal) {
+  llvm::Expected<const CudaDriver &> loaded = detail::getCudaDriver();
+  if (!loaded)
+    return loaded.takeError();
+  const CudaDriver &driver = *loaded;
+  llvm::Expected<int> count = getCudaDeviceCount();
+  if (!count)
+    return count.takeError();
+  if (ordinal < 0 || ordinal >= *count)
+    return llvm::createStringError(
+        "there is no GPU number " + llvm::Twine(ordinal) +
+        ": the driver sees " + llvm::Twine(*count) +
+        (*count == 1 ? " GPU" : " GPUs") + (*count ? ", numbered from 0" : ""));
+
+  std::unique_ptr<CudaDevice> device(new CudaDevice());
+  CUdevice handle;
+  if (llvm::Error err =
+          driver.check(driver.cuDeviceGet(&handle, ordinal), "cuDeviceGet"))
+    return std::move(err);
+  device->device = handle;
+  CUcontext context;
+  if (llvm::Error err =
+          driver.check(driver.cuDevicePrimaryCtxRetain(&context, handle),
+                       "cuDevicePrimaryCtxRetain"))
+    return std::move(err);
+  device->context = context;
+  if (llvm::Error err =
+          driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+    return std::move(err);
+
+  CudaDeviceInfo &info = device->info;
+  info.ordinal = ordinal;
+  info.driverVersion = driver.version;
+  char name[256] = {0};
+  if (llvm::Error err =
+          driver.check(driver.cuDeviceGetName(name, sizeof(name) - 1, handle),
+                       "cuDeviceGetName"))
+    return std::move(err);
+  info.name = name;
+  auto get = [&](CUdevice_attribute attribute, auto &value) -> llvm::Error {
+    int result = 0;
+    if (llvm::Error err = driver.check(
+            driver.cuDeviceGetAttribute(&result, attribute, handle),
+            "cuDeviceGetAttribute"))
+      return err;
+    value = result;
+    return llvm::Error::success();
+  };
+  if (llvm::Error err = llvm::joinErrors(
+          llvm::joinErrors(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                               info.computeCapabilityMajor),
+                           get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                               info.computeCapabilityMinor)),
+          llvm::joinErrors(get(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               info.multiprocessorCount),
+                           get(CU_DEVICE_ATTRIBUTE_WARP_SIZE, info.warpSize))))
+    return std::move(err);
+  if (llvm::Error err = llvm::joinErrors(
+          llvm::joinErrors(
+              get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                  info.maxThreadsPerBlock),
+              get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, info.maxGridSize[0])),
+          llvm::joinErrors(
+              get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, info.maxGridSize[1]),
+              get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, info.maxGridSize[2]))))
+    return std::move(err);
+  if (llvm::Error err = llvm::joinErrors(
+          get(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+              info.registersPerMultiprocessor),
+          llvm::joinErrors(
+              get(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+                  info.sharedMemoryPerMultiprocessor),
+              get(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, info.l2CacheBytes))))
+    return std::move(err);
+  size_t total = 0;
+  if (llvm::Error err = driver.check(driver.cuDeviceTotalMem(&total, handle),
+                                     "cuDeviceTotalMem"))
+    return std::move(err);
+  info.totalMemoryBytes = static_cast<int64_t>(total);
+  return std::move(device);
+}
+
+CudaDevice::~CudaDevice() {
+  if (!context)
+    return;
+  const CudaDriver &driver = loadedDriver();
+  (void)driver.cuCtxSetCurrent(nullptr);
+  (void)driver.cuDevicePrimaryCtxRelease(device);
+}
+
+llvm::Expected<std::unique_ptr<CudaModule>>
+CudaDevice::loadModule(llvm::StringRef image, JitLog *log) {
+  const CudaDriver &driver = loadedDriver();
+  // The image as a NUL-terminated string: PTX must be one.
+  std::string data = image.str();
+  constexpr size_t logSize = 1 << 16;
+  std::string infoLog(logSize, '\0'), errorLog(logSize, '\0');
+  CUjit_option options[] = {
+      CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE,      CU_JIT_WALL_TIME,
+  };
+  void *values[] = {
+      infoLog.data(),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(logSize - 1)),
+      errorLog.data(),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(logSize - 1)),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(1)),
+      nullptr,
+  };
+  CUmodule module = nullptr;
+  CUresult result = driver.cuModuleLoadDataEx(
+      &module, data.c_str(), std::size(options), options, values);
+  // The driver replaces the sizes with the bytes it wrote and the wall-time
+  // slot with a float.
+  auto logText = [](std::string &text) {
+    text.resize(strnlen(text.data(), text.size()));
+    return llvm::StringRef(text).rtrim().str();
+  };
+  JitLog jit;
+  jit.info = logText(infoLog);
+  jit.error = logText(errorLog);
+  float wall = 0;
+  std::memcpy(&wall, &values[5], sizeof(float));
+  jit.wallMilliseconds = wall;
+  if (log)
+    *log = jit;
+  if (llvm::Error err = driver.check(result, "cuModuleLoadDataEx")) {
+    std::string message = llvm::toString(std::move(err));
+    message += jit.error.empty() ? std::string("; the JIT's error log is empty")
+                                 : "; the JIT's error log:\n" + jit.error;
+    if (!jit.info.empty())
+      message += "\nthe JIT's info log:\n" + jit.info;
+    return llvm::createStringError(message);
+  }
+  return std::unique_ptr<CudaModule>(new CudaModule(module));
+}
+
+llvm::Expected<DeviceBuffer> CudaDevice::allocate(size_t bytes) {
+  const CudaDriver &driver = loadedDriver();
+  CUdeviceptr address = 0;
+  if (llvm::Error err =
+          driver.check(driver.cuMemAlloc(&address, std::max<size_t>(bytes, 1)),
+                       "cuMemAlloc"))
+    return llvm::createStringError(
+        "cannot allocate " + llvm::Twine(bytes) +
+        " bytes on the GPU: " + llvm::toString(std::move(err)));
+  return DeviceBuffer(address, bytes);
+}
+
+llvm::Error CudaDevice::synchronize() {
+  const CudaDriver &driver = loadedDriver();
+  return driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+//===----------------------------------------------------------------------===//
+// CudaModule and CudaFunction
+//===----------------------------------------------------------------------===//
+
+CudaModule::~CudaModule() {
+  if (module)
+    (void)loadedDriver().cuModuleUnload(static_cast<CUmodule>(module));
+}
+
+llvm::Expected<CudaFunction>
+CudaModule::getFunction(llvm::StringRef name) const {
+  const CudaDriver &driver = loadedDriver();
+  CUfunction handle = nullptr;
+  std::string nameString = name.str();
+  CUresult result = driver.cuModuleGetFunction(
+      &handle, static_cast<CUmodule>(module), nameString.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND)
+    return llvm::createStringError("the loaded module has no kernel named '" +
+                                   name + "'");
+  if (llvm::Error err = driver.check(result, "cuModuleGetFunction"))
+    return std::move(err);
+
+  CudaFunction function;
+  function.handle = handle;
+  function.name = nameString;
+  auto get = [&](CUfunction_attribute attribute, int &value) {
+    return driver.check(driver.cuFuncGetAttribute(&value, attribute, handle),
+                        "cuFuncGetAttribute");
+  };
+  if (llvm::Error err = llvm::joinErrors(
+          llvm::joinErrors(
+              get(CU_FUNC_ATTRIBUTE_NUM_REGS, function.numRegisters),
+              get(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function.sharedBytes)),
+          llvm::joinErrors(
+              get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function.localBytes),
+              get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                  function.maxThreadsPerBlock))))
+    return std::move(err);
+  return function;
+}
+
+llvm::Expected<int>
+CudaFunction::getMaxActiveBlocksPerMultiprocessor(int blockSize) const {
+  const CudaDriver &driver = loadedDriver();
+  int blocks = 0;
+  if (llvm::Error err =
+          driver.check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                           &blocks, static_cast<CUfunction>(handle), blockSize,
+                           /*dynamicSMemSize=*/0),
+                       "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return std::move(err);
+  return blocks;
+}
+
+llvm::Error CudaFunction::checkParameters(size_t count) const {
+  const CudaDriver &driver = loadedDriver();
+  if (!driver.cuFuncGetParamInfo)
+    return llvm::Error::success();
+  for (size_t index = 0; index < count; ++index) {
+    size_t offset = 0, size = 0;
+    CUresult result = driver.cuFuncGetParamInfo(static_cast<CUfunction>(handle),
+                                                index, &offset, &size);
+    if (result == CUDA_ERROR_INVALID_VALUE)
+      return llvm::createStringError(
+          "the compiled @" + name + " has " + llvm::Twine(index) +
+          (index == 1 ? " parameter" : " parameters") + "; the launch gives " +
+          llvm::Twine(count));
+    if (llvm::Error err = driver.check(result, "cuFuncGetParamInfo"))
+      return err;
+    if (size > sizeof(uint64_t))
+      return llvm::createStringError(
+          "parameter " + llvm::Twine(index) + " of the compiled @" + name +
+          " has " + llvm::Twine(size) + " bytes; a launch passes at most 8");
+  }
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+llvm::Error mlir::tile::launchKernel(const CudaDevice &device,
+                                     const CudaFunction &function,
+                                     std::array<unsigned, 3> grid,
+                                     unsigned blockSize,
+                                     llvm::ArrayRef<void *> params) {
+  const CudaDeviceInfo &info = device.getInfo();
+  std::string kernel = "@" + function.name;
+  if (blockSize == 0 ||
+      blockSize > static_cast<unsigned>(function.maxThreadsPerBlock))
+    return llvm::createStringError("cannot launch " + kernel + " with " +
+                                   llvm::Twine(blockSize) +
+                                   " threads per block: it takes 1 to " +
+                                   llvm::Twine(function.maxThreadsPerBlock));
+  for (unsigned axis = 0; axis < 3; ++axis)
+    if (grid[axis] == 0 ||
+        grid[axis] > static_cast<unsigned>(info.maxGridSize[axis]))
+      return llvm::createStringError(
+          "cannot launch " + kernel + " with " + llvm::Twine(grid[axis]) +
+          " programs along " + llvm::Twine("xyz"[axis]) + ": " + info.name +
+          " takes 1 to " + llvm::Twine(info.maxGridSize[axis]));
+  const CudaDriver &driver = loadedDriver();
+  if (llvm::Error err = driver.check(
+          driver.cuLaunchKernel(static_cast<CUfunction>(function.handle),
+                                grid[0], grid[1], grid[2], blockSize, 1, 1,
+                                /*sharedMemBytes=*/0, /*hStream=*/nullptr,
+                                const_cast<void **>(params.data()),
+                                /*extra=*/nullptr),
+          "cuLaunchKernel"))
+    return llvm::createStringError(
+        "launching " + kernel + " failed: " + llvm::toString(std::move(err)));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceArguments
+//===----------------------------------------------------------------------===//
+
+// Guard zones around each buffer. The one before keeps the data 256-byte
+// aligned, as cuMemAlloc's own allocations are.
+static constexpr size_t kGuardBefore = 4096;
+static constexpr size_t kGuardAfter = 65536;
+static constexpr uint8_t kGuardByte = 0xA5;
+
+llvm::Expected<DeviceArguments>
+DeviceArguments::create(CudaDevice &device, llvm::ArrayRef<KernelArg> args,
+                        bool guards) {
+  DeviceArguments result;
+  result.entries.resize(args.size());
+  result.values.assign(args.size(), 0);
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    Entry &entry = result.entries[index];
+    if (!arg.isBuffer()) {
+      // The scalar's bits, in the low bytes of its slot (little-endian).
+      result.values[index] = arg.getScalar().bits;
+      continue;
+    }
+    const HostBuffer &host = arg.getBuffer();
+    entry.isBuffer = true;
+    entry.dataBytes = host.getSizeInBytes();
+    entry.guardBefore = guards ? kGuardBefore : 0;
+    entry.guardAfter = guards ? kGuardAfter : 0;
+    llvm::Expected<DeviceBuffer> buffer =
+        device.allocate(entry.guardBefore + entry.dataBytes + entry.guardAfter);
+    if (!buffer)
+      return llvm::createStringError(
+          "argument " + llvm::Twine(index) + " (" + host.getDescription() +
+          "): " + llvm::toString(buffer.takeError()));
+    entry.buffer = std::move(*buffer);
+    if (guards)
+      if (llvm::Error err = entry.buffer.fill(kGuardByte))
+        return std::move(err);
+    if (llvm::Error err = entry.buffer.copyFromHost(
+            host.getData(), entry.dataBytes, entry.guardBefore))
+      return std::move(err);
+    result.values[index] = entry.buffer.getAddress() + entry.guardBefore;
+  }
+  for (uint64_t &value : result.values)
+    result.params.push_back(&value);
+  return std::move(result);
+}
+
+llvm::Error
+DeviceArguments::copyToHost(llvm::MutableArrayRef<KernelArg> args) const {
+  if (args.size() != entries.size())
+    return llvm::createStringError("copyToHost: " + llvm::Twine(args.size()) +
+                                   " arguments for " +
+                                   llvm::Twine(entries.size()));
+  for (auto [entry, arg] : llvm::zip_equal(entries, args)) {
+    if (!entry.isBuffer)
+      continue;
+    HostBuffer &host = arg.getBuffer();
+    if (host.getSizeInBytes() != entry.dataBytes)
+      return llvm::createStringError("copyToHost: a buffer changed size");
+    if (llvm::Error err = entry.buffer.copyToHost(
+            host.getData(), entry.dataBytes, entry.guardBefore))
+      return err;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error DeviceArguments::checkGuards(llvm::ArrayRef<KernelArg> args) const {
+  std::vector<std::string> problems;
+  std::vector<uint8_t> guard;
+  for (auto [index, entry] : llvm::enumerate(entries)) {
+    if (!entry.isBuffer)
+      continue;
+    auto count = [&](size_t offset, size_t size, size_t &first,
+                     size_t &last) -> llvm::Expected<size_t> {
+      guard.resize(size);
+      if (llvm::Error err = entry.buffer.copyToHost(guard.data(), size, offset))
+        return std::move(err);
+      size_t changed = 0;
+      for (size_t i = 0; i < size; ++i)
+        if (guard[i] != kGuardByte) {
+          if (!changed)
+            first = i;
+          last = i;
+          ++changed;
+        }
+      return changed;
+    };
+    std::string what = "argument " + std::to_string(index);
+    if (index < args.size() && args[index].isBuffer())
+      what += " (" + args[index].getBuffer().getDescription() + ")";
+    size_t first = 0, last = 0;
+    llvm::Expected<size_t> before = count(0, entry.guardBefore, first, last);
+    if (!before)
+      return before.takeError();
+    if (*before)
+      problems.push_back(what + ": " + std::to_string(*before) +
+                         " bytes changed in the " +
+                         std::to_string(entry.guardBefore - first) +
+                         " bytes before its start");
+    llvm::Expected<size_t> after = count(entry.guardBefore + entry.dataBytes,
+                                         entry.guardAfter, first, last);
+    if (!after)
+      return after.takeError();
+    if (*after)
+      problems.push_back(what + ": " + std::to_string(*after) +
+                         " bytes changed in the " + std::to_string(last + 1) +
+                         " bytes past its end");
+  }
+  if (problems.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "the kernel wrote outside its buffers (" + llvm::join(problems, "; ") +
+      "): are the buffers as large as the sizes and strides passed to it?");
+}
+
+uint64_t DeviceArguments::getBufferBytes() const {
+  uint64_t total = 0;
+  for (const Entry &entry : entries)
+    total += entry.dataBytes;
+  return total;
+}
+
+//===----------------------------------------------------------------------===//
+// Benchmarks
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// CUDA events, destroyed with the object.
+struct Events {
+  std::vector<CUevent> events;
+  ~Events() {
+    for (CUevent event : events)
+      (void)loadedDriver().cuEventDestroy(event);
+  }
+};
+} // namespace
+
+llvm::Expected<BenchResult> mlir::tile::benchmark(CudaDevice &device,
+                                                  const CudaFunction &function,
+                                                  std::array<unsigned, 3> grid,
+                                                  unsigned blockSize,
+                                                  llvm::ArrayRef<void *> params,
+                                                  const BenchOptions &options) {
+  if (options.repetitions == 0)
+    return llvm::createStringError("a benchmark needs at least 1 repetition");
+  const CudaDriver &driver = loadedDriver();
+  BenchResult result;
+  DeviceBuffer flush;
+  if (options.flushL2) {
+    result.flushBytes =
+        std::max<uint64_t>(2 * device.getInfo().l2CacheBytes, 1 << 20);
+    llvm::Expected<DeviceBuffer> buffer = device.allocate(result.flushBytes);
+    if (!buffer)
+      return buffer.takeError();
+    flush = std::move(*buffer);
+  }
+  unsigned flushValue = 0;
+  auto flushL2 = [&]() -> llvm::Error {
+    if (!options.flushL2)
+      return llvm::Error::success();
+    // A new value each time, so that no write can be skipped as a no-op.
+    return driver.check(driver.cuMemsetD32Async(flush.getAddress(),
+                                                ++flushValue,
+                                                flush.getSizeInBytes() / 4,
+                                                /*hStream=*/nullptr),
+                        "cuMemsetD32Async");
+  };
+
+  for (unsigned i = 0; i < options.warmup; ++i) {
+    if (llvm::Error err = flushL2())
+      return std::move(err);
+    if (llvm::Error err =
+            launchKernel(device, function, grid, blockSize, params))
+      return std::move(err);
+  }
+  if (llvm::Error err = device.synchronize())
+    return std::move(err);
+
+  Events events;
+  events.events.resize(2 * options.repetitions, nullptr);
+  for (CUevent &event : events.events)
+    if (llvm::Error err = driver.check(
+            driver.cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate"))
+      return std::move(err);
+  for (unsigned i = 0; i < options.repetitions; ++i) {
+    if (llvm::Error err = flushL2())
+      return std::move(err);
+    if (llvm::Error err =
+            driver.check(driver.cuEventRecord(events.events[2 * i], nullptr),
+                         "cuEventRecord"))
+      return std::move(err);
+    if (llvm::Error err =
+            launchKernel(device, function, grid, blockSize, params))
+      return std::move(err);
+    if (llvm::Error err = driver.check(
+            driver.cuEventRecord(events.events[2 * i + 1], nullptr),
+            "cuEventRecord"))
+      return std::move(err);
+  }
+  if (llvm::Error err =
+          driver.check(driver.cuEventSynchronize(events.events.back()),
+                       "cuEventSynchronize"))
+    return std::move(err);
+  if (llvm::Error err = device.synchronize())
+    return std::move(err);
+  for (unsigned i = 0; i < options.repetitions; ++i) {
+    float ms = 0;
+    if (llvm::Error err =
+            driver.check(driver.cuEventElapsedTime(&ms, events.events[2 * i],
+                                                   events.events[2 * i + 1]),
+                         "cuEventElapsedTime"))
+      return std::move(err);
+    result.milliseconds.push_back(ms);
+  }
+  std::vector<double> sorted = result.milliseconds;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  result.median =
+      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  result.min = sorted.front();
+  result.max = sorted.back();
+  return result;
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the bundle scripts/build-gpu-bundle.sh makes
+# (it is copied there as dist/tile-gpu/run-gpu-tests.sh):
+#
+#   dist/tile-gpu/run-gpu-tests.sh [tests] [bench] [sanitizer]
+#
+# Unpacks the bundle's tile-run and tile-opt, then (all three by default):
+#   tests      the lit tests under test/cuda (REQUIRES: cuda), with lit's
+#              internal shell: no FileCheck or LLVM is needed there
+#   bench      tile-run --bench on softmax (M = 4096, N = 8192 and others),
+#              and torch.softmax timed the same way where torch is installed
+#   sanitizer  the examples under compute-sanitizer, memcheck and racecheck
+# and writes a log of each into $OUT (default ./gpu-results): env.log,
+# gpu-tests.log, bench.log, compute-sanitizer.log. Exits non-zero if any part
+# failed. Needs python3 (with numpy; torch for the torch comparisons).
+set -uo pipefail
+set -f # the argument specs hold brackets: no globbing
+bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${OUT:-$PWD/gpu-results}"
+work="${TILE_GPU_WORK:-/tmp/tile-gpu}"
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(tests bench sanitizer)
+mkdir -p "$out" "$work/bin" "$work/build/test/cuda"
+python=$(command -v python3)
+
+# The binaries.
+for tool in tile-run tile-opt; do
+  "$python" -c 'import lzma, shutil, sys
+with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst)' "$bundle/bin/$tool.xz" "$work/bin/$tool" || exit 1
+  chmod +x "$work/bin/$tool"
+done
+export PATH="$work/bin:$PATH:/usr/local/cuda/bin"
+export TILE_CACHE_DIR="$work/cache"
+
+{
+  echo "== bundle"
+  cat "$bundle/MANIFEST"
+  echo "== machine ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+  uname -a
+  grep PRETTY_NAME /etc/os-release
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  "$python" --version
+  "$python" -c 'import numpy; print("numpy", numpy.__version__)'
+  "$python" -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' 2>&1 | tail -n 1
+  command -v compute-sanitizer ptxas
+  echo "== tile-run"
+  ldd "$work/bin/tile-run"
+  tile-run --version
+  tile-run --list-devices
+} > "$out/env.log" 2>&1
+cat "$out/env.log"
+
+status=0
+want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+
+if want tests; then
+  # A build tree for lit: its site configuration points at the bundle.
+  cat > "$work/build/test/lit.site.cfg.py" <<EOF
+import sys
+config.llvm_tools_dir = "$work/no-llvm-tools"
+config.tile_src_root = "$bundle/src"
+config.tile_obj_root = "$work/build"
+config.tile_tools_dir = "$work/bin"
+config.python_executable = sys.executable
+config.tile_test_python = "$python"
+config.tile_cuda_runtime = 1
+import lit.llvm
+lit.llvm.initialize(lit_config, config)
+lit_config.load_config(config, "$bundle/src/test/lit.cfg.py")
+EOF
+  echo "== GPU tests"
+  LIT_USE_INTERNAL_SHELL=1 PYTHONPATH="$bundle/lit" timeout "${TILE_LIT_TIMEOUT:-300}" \
+    "$python" -c 'import sys; from lit.main import main; sys.exit(main())' \
+    -a "$work/build/test/cuda" 2>&1 \
+    | tee "$out/gpu-tests.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+
+# softmax's arguments for an M x N f32 (or f16, bf16: softmax_half.mlir)
+# run: BLOCK_SIZE, NUM_WARPS, a persistent grid over the rows.
+softmax_args() { # KERNEL_FILE TYPE M N BLOCK WARPS
+  local dtype=""
+  [ "$2" = f32 ] || dtype="-D DTYPE=$2"
+  echo "$1 --target=cuda -D BLOCK_SIZE=$5 -D NUM_WARPS=$6 $dtype" \
+    "--grid persistent:$3 --arg $2[$3x$4]=zeros --arg $2[$3x$4]=randn:0" \
+    "--arg i32=$4 --arg i32=$4 --arg i32=$3 --arg i32=$4"
+}
+
+if want bench; then
+  echo "== bench" > "$out/bench.log"
+  ex="$bundle/src/examples"
+  {
+    # docs/runner.md's first command.
+    echo "\$ tile-run examples/softmax.mlir --target=cuda --check --grid persistent:1823" \
+      "--arg 'f32[1823x781]=zeros' --arg 'f32[1823x781]=randn:0' --arg i32=781" \
+      "--arg i32=781 --arg i32=1823 --arg i32=781 --out 0=/tmp/y.npy"
+    timeout 60 tile-run "$ex/softmax.mlir" --target=cuda --check --grid persistent:1823 \
+      --arg 'f32[1823x781]=zeros' --arg 'f32[1823x781]=randn:0' --arg i32=781 \
+      --arg i32=781 --arg i32=1823 --arg i32=781 --out 0=/tmp/y.npy || status=1
+    echo
+    # The README's command.
+    echo "\$ tile-run examples/softmax.mlir --target=cuda -D BLOCK_SIZE=8192 -D NUM_WARPS=16" \
+      "--grid persistent:4096 --arg 'f32[4096x8192]=zeros' --arg 'f32[4096x8192]=randn:0'" \
+      "--arg i32=8192 --arg i32=8192 --arg i32=4096 --arg i32=8192 --check --bench"
+    timeout 90 tile-run "$ex/softmax.mlir" --target=cuda -D BLOCK_SIZE=8192 -D NUM_WARPS=16 \
+      --grid persistent:4096 --arg 'f32[4096x8192]=zeros' --arg 'f32[4096x8192]=randn:0' \
+      --arg i32=8192 --arg i32=8192 --arg i32=4096 --arg i32=8192 --check --bench || status=1
+    echo
+    for config in \
+      "$ex/softmax.mlir f32 4096 8192 8192 8" \
+      "$ex/softmax.mlir f32 4096 8192 8192 32" \
+      "$ex/softmax.mlir f32 4096 1024 1024 4" \
+      "$ex/softmax.mlir f32 4096 4096 4096 16" \
+      "$ex/softmax.mlir f32 4096 16384 16384 32" \
+      "$ex/online_softmax.mlir f32 4096 8192 4096 16" \
+      "$ex/softmax_half.mlir f16 4096 8192 8192 16" \
+      "$ex/softmax_half.mlir bf16 4096 8192 8192 16"; do
+      # shellcheck disable=SC2046
+      set -- $config
+      echo "\$ tile-run $(softmax_args "$@") --bench --timing"
+      # shellcheck disable=SC2046
+      timeout 60 tile-run $(softmax_args "$@") --bench --timing || status=1
+      echo
+    done
+    if "$python" -c 'import torch' 2>/dev/null; then
+      echo "\$ torch.softmax, timed as tile-run --bench times (CUDA events, L2 flushed before each run)"
+      timeout 120 "$python" - <<'EOF' || status=1
+import torch
+torch.manual_seed(0)
+props = torch.cuda.get_device_properties(0)
+flush = torch.empty(2 * props.L2_cache_size // 4, dtype=torch.int32, device="cuda")
+for dtype, m, n in [(torch.float32, 4096, 8192), (torch.float32, 4096, 1024),
+                    (torch.float32, 4096, 16384), (torch.float16, 4096, 8192)]:
+    x = torch.randn(m, n, device="cuda", dtype=dtype)
+    for _ in range(10):
+        torch.softmax(x, dim=1)
+    times = []
+    for i in range(100):
+        flush.fill_(i)
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.softmax(x, dim=1)
+        end.record()
+        times.append((start, end))
+    torch.cuda.synchronize()
+    ms = sorted(s.elapsed_time(e) for s, e in times)
+    median = (ms[49] + ms[50]) / 2
+    nbytes = 2 * m * n * x.element_size()
+    print(f"torch.softmax {str(dtype).split('.')[-1]} {m}x{n}: median {median:.4f} ms "
+          f"(min {ms[0]:.4f}, max {ms[-1]:.4f}) over 100 runs after 10 warm-up runs, "
+          f"{nbytes / (median * 1e-3) / 1e9:.1f} GB/s ({nbytes} bytes)")
+EOF
+    fi
+  } >> "$out/bench.log" 2>&1
+  cat "$out/bench.log"
+fi
+
+if want sanitizer; then
+  ex="$bundle/src/examples"
+  runs=(
+    "$(softmax_args "$ex/softmax.mlir" f32 512 781 1024 4) --check"
+    "$(softmax_args "$ex/softmax_half.mlir" f16 256 781 1024 4) --check"
+    "$(softmax_args "$ex/softmax_half.mlir" bf16 256 781 1024 4) --check"
+    "$(softmax_args "$ex/online_softmax.mlir" f32 64 5000 1024 4) --check"
+    "$(softmax_args "$bundle/src/test/cuda/Inputs/online_softmax_half.mlir" f16 64 5000 1024 4) --check"
+    "$ex/softmax_rows.mlir --target=cuda -D ROWS=4 -D BLOCK_SIZE=256 -D NUM_WARPS=4 --grid persistent:250 --arg f32[1000x200]=zeros --arg f32[1000x200]=randn:0 --arg i32=200 --arg i32=200 --arg i32=1000 --arg i32=200 --check"
+    "$ex/vector_add.mlir --target=cuda --grid 97 --arg f32[98432]=randn:1 --arg f32[98432]=randn:2 --arg f32[98432]=zeros --arg i32=98432 --check"
+  )
+  {
+    echo "== compute-sanitizer ($(compute-sanitizer --version | tail -n 1))"
+    for tool in memcheck racecheck; do
+      for run in "${runs[@]}"; do
+        echo "\$ compute-sanitizer --tool $tool --error-exitcode 99 tile-run $run --no-guards"
+        # shellcheck disable=SC2086
+        timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+          tile-run $run --no-guards
+        code=$?
+        echo "exit status $code"
+        [ "$code" -eq 0 ] || status=1
+        echo
+      done
+    done
+  } > "$out/compute-sanitizer.log" 2>&1
+  {
+    echo "== compute-sanitizer summaries"
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^exit status" \
+      "$out/compute-sanitizer.log" | sort | uniq -c
+  } >> "$out/compute-sanitizer.log"
+  cat "$out/compute-sanitizer.log"
+fi
+
+echo "run-gpu-tests: $([ $status -eq 0 ] && echo passed || echo FAILED); logs in $out"
+exit $status
