@@ -13,7 +13,7 @@ trap 'rm -f "$log"' EXIT
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | head -n 1; }
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | head -n 1; }
 passed=$(( $(count Passed || true) + 0 ))
 failed=0
 for kind in Failed Unresolved "Timed Out" "Unexpectedly Passed"; do

@@ -32,7 +32,7 @@ config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test"
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-compile-source"], [config.tile_tools_dir])
 
 # Checkers run with a Python that has numpy (TILE_TEST_PYTHON, by default
 # /usr/bin/python3: Debian's python3-numpy installs for it, not for another

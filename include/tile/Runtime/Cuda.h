@@ -21,8 +21,9 @@
 //   auto module = (*device)->loadModule(compiled->binary);
 //   auto function = (*module)->getFunction(compiled->name);
 //   auto deviceArgs = DeviceArguments::create(**device, args);
-//   launchKernel(*function, {grid, 1, 1}, compiled->getBlockSize(),
-//                deviceArgs->getParams());
+//   function->checkParameters(args.size());
+//   launchKernel(**device, *function, {grid, 1, 1},
+//                compiled->getBlockSize(), deviceArgs->getParams());
 //   (*device)->synchronize();
 //   deviceArgs->copyToHost(args);
 //
