@@ -270,3 +270,17 @@ llvm::Expected<OutputSpec> mlir::tile::parseOutputSpec(llvm::StringRef text) {
   spec.path = path.str();
   return spec;
 }
+
+llvm::Expected<std::map<unsigned, std::string>>
+mlir::tile::parseOutputSpecs(llvm::ArrayRef<std::string> texts) {
+  std::map<unsigned, std::string> outputs;
+  for (const std::string &text : texts) {
+    llvm::Expected<OutputSpec> spec = parseOutputSpec(text);
+    if (!spec)
+      return spec.takeError();
+    if (!outputs.emplace(spec->index, spec->path).second)
+      return llvm::createStringError("--out " + llvm::Twine(spec->index) +
+                                     " is given twice");
+  }
+  return outputs;
+}

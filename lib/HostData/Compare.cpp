@@ -2,8 +2,8 @@
 
 #include "tile/HostData/Compare.h"
 
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 #include <cstring>

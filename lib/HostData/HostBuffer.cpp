@@ -2,8 +2,8 @@
 
 #include "tile/HostData/HostBuffer.h"
 
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -20,6 +20,9 @@ llvm::Expected<HostBuffer> HostBuffer::create(DataType type,
   auto describe = [&] {
     return (getDataTypeName(type) + "[" + formatShape(shape) + "]").str();
   };
+  if (!isHostDataType(type))
+    return llvm::createStringError("a host buffer cannot hold %s elements",
+                                   getDataTypeName(type).str().c_str());
   int64_t numElements = 1;
   for (int64_t dim : shape) {
     if (dim < 0)

@@ -41,8 +41,10 @@ llvm::StringRef mlir::tile::getNpyDType(DataType type) {
     return "<i4";
   case DataType::I64:
     return "<i8";
+  case DataType::Ptr:
+    break;
   }
-  llvm_unreachable("unknown data type");
+  llvm_unreachable("host data holds no pointers");
 }
 
 static std::optional<DataType> parseNpyDType(llvm::StringRef descr) {

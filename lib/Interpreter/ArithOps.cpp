@@ -29,7 +29,8 @@ using namespace mlir::tile::interpreter;
 
 /// Writes the low bits of `bits` as element `index` of `value`.
 static void storeBits(RuntimeValue &value, int64_t index, uint64_t bits) {
-  uint8_t *element = value.getBytes() + index * getStorageSize(value.getDataType());
+  uint8_t *element =
+      value.getBytes() + index * getStorageSize(value.getDataType());
   if (value.getDataType() == DataType::I1)
     bits &= 1;
   std::memcpy(element, &bits, getStorageSize(value.getDataType()));
@@ -95,10 +96,10 @@ static void addIntBinary(HandlerTable &table, F f) {
     const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
     IntView a(lhs), b(executor.lookup(op->getOperand(1)));
     unsigned width = a.getWidth();
-    executor.bind(op->getResult(0),
-                  makeIntegers(lhs.getDataType(), lhs.getShape(), [&](int64_t i) {
-                    return f(a[i], b[i], width);
-                  }));
+    executor.bind(
+        op->getResult(0),
+        makeIntegers(lhs.getDataType(), lhs.getShape(),
+                     [&](int64_t i) { return f(a[i], b[i], width); }));
     return success();
   });
 }
@@ -118,28 +119,28 @@ static int64_t getSignedMin(unsigned width) {
 /// for a zero divisor and, for signed ops, for the overflow of MIN / -1.
 template <typename OpTy, typename F>
 static void addIntDivision(HandlerTable &table, bool isSigned, F f) {
-  table.add<OpTy>([f, isSigned](Executor &executor,
-                                Operation *op) -> LogicalResult {
-    const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
-    IntView a(lhs), b(executor.lookup(op->getOperand(1)));
-    unsigned width = a.getWidth();
-    for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i) {
-      if (b[i] == 0)
-        return executor.emitError(op)
-               << "division by zero in '" << op->getName() << "'"
-               << atLane(lhs.getShape(), i);
-      if (isSigned && b[i] == -1 && a[i] == getSignedMin(width))
-        return executor.emitError(op)
-               << "signed overflow in '" << op->getName() << "'"
-               << atLane(lhs.getShape(), i) << ": " << a[i]
-               << " / -1 does not fit in i" << width;
-    }
-    executor.bind(op->getResult(0),
-                  makeIntegers(lhs.getDataType(), lhs.getShape(), [&](int64_t i) {
-                    return f(a[i], b[i], width);
-                  }));
-    return success();
-  });
+  table.add<OpTy>(
+      [f, isSigned](Executor &executor, Operation *op) -> LogicalResult {
+        const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
+        IntView a(lhs), b(executor.lookup(op->getOperand(1)));
+        unsigned width = a.getWidth();
+        for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i) {
+          if (b[i] == 0)
+            return executor.emitError(op)
+                   << "division by zero in '" << op->getName() << "'"
+                   << atLane(lhs.getShape(), i);
+          if (isSigned && b[i] == -1 && a[i] == getSignedMin(width))
+            return executor.emitError(op)
+                   << "signed overflow in '" << op->getName() << "'"
+                   << atLane(lhs.getShape(), i) << ": " << a[i]
+                   << " / -1 does not fit in i" << width;
+        }
+        executor.bind(
+            op->getResult(0),
+            makeIntegers(lhs.getDataType(), lhs.getShape(),
+                         [&](int64_t i) { return f(a[i], b[i], width); }));
+        return success();
+      });
 }
 
 /// A shift: like addIntBinary, after checking that every shift amount is
@@ -156,10 +157,11 @@ static void addShift(HandlerTable &table, F f) {
                << "shift amount " << b.getUnsigned(i) << " in '"
                << op->getName() << "'" << atLane(lhs.getShape(), i)
                << " is not less than the bit width " << width;
-    executor.bind(op->getResult(0),
-                  makeIntegers(lhs.getDataType(), lhs.getShape(), [&](int64_t i) {
-                    return f(a[i], b.getUnsigned(i), width);
-                  }));
+    executor.bind(
+        op->getResult(0),
+        makeIntegers(lhs.getDataType(), lhs.getShape(), [&](int64_t i) {
+          return f(a[i], b.getUnsigned(i), width);
+        }));
     return success();
   });
 }
@@ -264,8 +266,8 @@ static const llvm::fltSemantics &getSemantics(DataType kind) {
 }
 
 /// An integer to a float of `kind`, rounded once to nearest, ties to even.
-static RuntimeValue convertIntsToFloats(const RuntimeValue &source, DataType kind,
-                                        bool isSigned) {
+static RuntimeValue convertIntsToFloats(const RuntimeValue &source,
+                                        DataType kind, bool isSigned) {
   IntView a(source);
   if (kind == DataType::F32)
     return makeFloats(kind, source.getShape(), [&](int64_t i) {
@@ -285,8 +287,8 @@ static RuntimeValue convertIntsToFloats(const RuntimeValue &source, DataType kin
 
 /// A float to an integer of `kind`: rounded toward zero, saturated to the
 /// integer's range, NaN giving 0 (the semantics of PTX's cvt.rzi).
-static RuntimeValue convertFloatsToInts(const RuntimeValue &source, DataType kind,
-                                        bool isSigned) {
+static RuntimeValue convertFloatsToInts(const RuntimeValue &source,
+                                        DataType kind, bool isSigned) {
   FloatView a(source);
   unsigned width = getIntegerWidth(kind);
   double low = isSigned ? -std::ldexp(1.0, width - 1) : 0.0;
@@ -511,10 +513,11 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
     using OpTy = decltype(opTag);
     table.add<OpTy>([isSigned](Executor &executor,
                                Operation *op) -> LogicalResult {
-      executor.bind(op->getResult(0),
-                    convertIntsToFloats(executor.lookup(op->getOperand(0)),
-                                        *getElementDataType(op->getResult(0).getType()),
-                                        isSigned));
+      executor.bind(
+          op->getResult(0),
+          convertIntsToFloats(executor.lookup(op->getOperand(0)),
+                              *getElementDataType(op->getResult(0).getType()),
+                              isSigned));
       return success();
     });
   };
@@ -524,10 +527,11 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
     using OpTy = decltype(opTag);
     table.add<OpTy>([isSigned](Executor &executor,
                                Operation *op) -> LogicalResult {
-      executor.bind(op->getResult(0),
-                    convertFloatsToInts(executor.lookup(op->getOperand(0)),
-                                        *getElementDataType(op->getResult(0).getType()),
-                                        isSigned));
+      executor.bind(
+          op->getResult(0),
+          convertFloatsToInts(executor.lookup(op->getOperand(0)),
+                              *getElementDataType(op->getResult(0).getType()),
+                              isSigned));
       return success();
     });
   };
@@ -535,16 +539,16 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
   addFloatToInt(arith::FPToUIOp(), /*isSigned=*/false);
 
   // Casts between floats.
-  table.add<arith::ExtFOp>(
-      [](Executor &executor, Operation *op) -> LogicalResult {
-        const RuntimeValue &source = executor.lookup(op->getOperand(0));
-        FloatView a(source);
-        executor.bind(op->getResult(0),
-                      makeFloats(*getElementDataType(op->getResult(0).getType()),
-                                 source.getShape(),
-                                 [&](int64_t i) { return a[i]; }));
-        return success();
-      });
+  table.add<arith::ExtFOp>([](Executor &executor,
+                              Operation *op) -> LogicalResult {
+    const RuntimeValue &source = executor.lookup(op->getOperand(0));
+    FloatView a(source);
+    executor.bind(op->getResult(0),
+                  makeFloats(*getElementDataType(op->getResult(0).getType()),
+                             source.getShape(),
+                             [&](int64_t i) { return a[i]; }));
+    return success();
+  });
   table.add<arith::TruncFOp>(
       [](Executor &executor, Operation *op) -> LogicalResult {
         auto truncOp = cast<arith::TruncFOp>(op);
@@ -570,9 +574,9 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
       });
   table.add<arith::BitcastOp>(
       [](Executor &executor, Operation *op) -> LogicalResult {
-        executor.bind(op->getResult(0),
-                      executor.lookup(op->getOperand(0))
-                          .reinterpret(*getElementDataType(op->getResult(0).getType())));
+        executor.bind(op->getResult(0), executor.lookup(op->getOperand(0))
+                                            .reinterpret(*getElementDataType(
+                                                op->getResult(0).getType())));
         return success();
       });
 }

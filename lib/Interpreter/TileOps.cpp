@@ -188,7 +188,8 @@ static LogicalResult runStore(Executor &executor, StoreOp op) {
 static LogicalResult runAddPtr(Executor &executor, AddPtrOp op) {
   const RuntimeValue &pointers = executor.lookup(op.getPtr());
   IntView offsets(executor.lookup(op.getOffset()));
-  RuntimeValue result = RuntimeValue::allocate(DataType::Ptr, pointers.getShape());
+  RuntimeValue result =
+      RuntimeValue::allocate(DataType::Ptr, pointers.getShape());
   const Pointer *in = pointers.getData<Pointer>();
   Pointer *out = result.getData<Pointer>();
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
@@ -293,22 +294,23 @@ static RuntimeValue reduce(const RuntimeValue &source, ReduceKind reduceKind,
 //===----------------------------------------------------------------------===//
 
 void interpreter::registerTileHandlers(HandlerTable &table) {
-  table.add<ProgramIdOp>(
-      [](Executor &executor, Operation *op) -> LogicalResult {
-        int32_t id = executor.getProgramId(
-            static_cast<unsigned>(cast<ProgramIdOp>(op).getAxis()));
-        executor.bind(op->getResult(0),
-                      makeIntegers(DataType::I32, {}, [&](int64_t) { return id; }));
-        return success();
-      });
-  table.add<NumProgramsOp>([](Executor &executor,
-                              Operation *op) -> LogicalResult {
-    int32_t size = executor.getNumPrograms(
-        static_cast<unsigned>(cast<NumProgramsOp>(op).getAxis()));
+  table.add<ProgramIdOp>([](Executor &executor,
+                            Operation *op) -> LogicalResult {
+    int32_t id = executor.getProgramId(
+        static_cast<unsigned>(cast<ProgramIdOp>(op).getAxis()));
     executor.bind(op->getResult(0),
-                  makeIntegers(DataType::I32, {}, [&](int64_t) { return size; }));
+                  makeIntegers(DataType::I32, {}, [&](int64_t) { return id; }));
     return success();
   });
+  table.add<NumProgramsOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        int32_t size = executor.getNumPrograms(
+            static_cast<unsigned>(cast<NumProgramsOp>(op).getAxis()));
+        executor.bind(
+            op->getResult(0),
+            makeIntegers(DataType::I32, {}, [&](int64_t) { return size; }));
+        return success();
+      });
   table.add<RangeOp>([](Executor &executor, Operation *op) -> LogicalResult {
     auto range = cast<RangeOp>(op);
     int64_t start = static_cast<int32_t>(range.getStart());

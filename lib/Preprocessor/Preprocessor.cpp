@@ -114,8 +114,7 @@ static bool parseDeclarations(StringRef text, Reporter &reporter,
 
 /// Applies `-D NAME=VALUE` definitions to the declared parameters.
 static bool applyDefines(ArrayRef<std::string> defines,
-                         std::vector<KernelParam> &params,
-                         raw_ostream &errs) {
+                         std::vector<KernelParam> &params, raw_ostream &errs) {
   SmallVector<StringRef> seen;
   for (StringRef define : defines) {
     auto [name, value] = define.split('=');

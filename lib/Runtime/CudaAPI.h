@@ -94,8 +94,7 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
   X(cuCtxSetCurrent, cuCtxSetCurrent, CUresult(CUcontext))                     \
   X(cuCtxSynchronize, cuCtxSynchronize, CUresult())                            \
   X(cuModuleLoadDataEx, cuModuleLoadDataEx,                                    \
-    CUresult(CUmodule *, const void *, unsigned int, CUjit_option *,           \
-             void **))                                                         \
+    CUresult(CUmodule *, const void *, unsigned int, CUjit_option *, void **)) \
   X(cuModuleUnload, cuModuleUnload, CUresult(CUmodule))                        \
   X(cuModuleGetFunction, cuModuleGetFunction,                                  \
     CUresult(CUfunction *, CUmodule, const char *))                            \
@@ -111,8 +110,8 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
     CUresult(CUdeviceptr, unsigned int, size_t, CUstream))                     \
   X(cuLaunchKernel, cuLaunchKernel,                                            \
     CUresult(CUfunction, unsigned int, unsigned int, unsigned int,             \
-             unsigned int, unsigned int, unsigned int, unsigned int,           \
-             CUstream, void **, void **))                                      \
+             unsigned int, unsigned int, unsigned int, unsigned int, CUstream, \
+             void **, void **))                                                \
   X(cuEventCreate, cuEventCreate, CUresult(CUevent *, unsigned int))           \
   X(cuEventRecord, cuEventRecord, CUresult(CUevent, CUstream))                 \
   X(cuEventSynchronize, cuEventSynchronize, CUresult(CUevent))                 \

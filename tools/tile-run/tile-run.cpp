@@ -1,25 +1,22 @@
 //===- tile-run.cpp - Run a tile kernel -----------------------------------===//
 //
-//   tile-run KERNEL.mlir [--kernel NAME] [-D NAME=VALUE]... [--target=cpu|cuda]
-//            --grid X[,Y[,Z]]|persistent[:N] --arg SPEC...
-//            [--out INDEX=FILE.npy]... [--check] [--bench] [--timing]
-//   tile-run KERNEL.mlir --emit=ptx|cubin [-o FILE] [--arg SPEC...]
-//   tile-run --list-devices
+// (usage: tile-run --help)
 //
 // Option parsing and printing over the runtime library's KernelRunner
 // (tile/Runtime/KernelRunner.h), which does every step of a launch: the
 // kernel file (preprocessed, parsed, the kernel chosen), the arguments
 // (tile/HostData/ArgSpec.h), compiling with the cache, JIT-loading, the
 // grid, the run on the CPU interpreter or a GPU, the check against the
-// interpreter and the benchmark. docs/runner.md describes the CUDA side.
-// Every error is a message and a non-zero exit.
+// interpreter and the benchmark. Every error is a message and exit 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/HostData/ArgSpec.h"
 #include "tile/HostData/Npy.h"
+#include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/KernelRunner.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -234,6 +231,11 @@ static int checkOptions(bool emitting, Target runTarget) {
                   " runs the kernel; --emit only compiles it");
     return 0;
   }
+  if (runTarget == Target::CPU && !ptxOption.empty())
+    return fail("--ptx needs a GPU (--target=cuda)");
+  if (!TileDialect::isValidNumWarps(numWarpsOption))
+    return fail("--num-warps expects a power of two from 1 to 32, got " +
+                llvm::Twine(numWarpsOption));
   if (runTarget == Target::CPU)
     for (auto *option : {&checkOption, &benchOption})
       if (*option)
@@ -290,6 +292,10 @@ int main(int argc, char **argv) {
     if (!grid)
       return fail(grid.takeError());
     options.grid = *grid;
+    if (grid->persistent && options.target == Target::CPU)
+      return fail("--grid " + gridOption +
+                  " sizes the grid from a GPU's occupancy; give the CPU "
+                  "interpreter the grid itself, such as --grid 1823");
   }
   options.device = deviceOption;
   options.compile.chip = chipOption;
@@ -300,14 +306,10 @@ int main(int argc, char **argv) {
   options.guards = !noGuards;
 
   // --out INDEX=FILE.npy, one per parameter at most.
-  std::map<unsigned, std::string> outputs;
-  for (const std::string &out : outOptions) {
-    llvm::Expected<OutputSpec> spec = parseOutputSpec(out);
-    if (!spec)
-      return fail(spec.takeError());
-    if (!outputs.emplace(spec->index, spec->path).second)
-      return fail("--out " + llvm::Twine(spec->index) + " is given twice");
-  }
+  llvm::Expected<std::map<unsigned, std::string>> outputs =
+      parseOutputSpecs(outOptions);
+  if (!outputs)
+    return fail(outputs.takeError());
 
   // The kernel, and one spec per parameter, checked against its type before
   // any buffer is made or read. --emit may go without.
@@ -332,7 +334,7 @@ int main(int argc, char **argv) {
                   "'): " + llvm::toString(std::move(err)));
     specs.push_back(std::move(*spec));
   }
-  for (const auto &[index, path] : outputs)
+  for (const auto &[index, path] : *outputs)
     if (llvm::Error err = source.checkOutputIndex(index))
       return fail("--out " + llvm::Twine(index) + "=" + path + ": " +
                   llvm::toString(std::move(err)));
@@ -381,7 +383,7 @@ int main(int argc, char **argv) {
       return fail(report.takeError());
     report->print(llvm::outs());
   }
-  for (const auto &[index, path] : outputs) {
+  for (const auto &[index, path] : *outputs) {
     const HostBuffer &buffer = result->outputs[index].getBuffer();
     if (llvm::Error err = writeNpyFile(path, buffer))
       return fail(std::move(err));

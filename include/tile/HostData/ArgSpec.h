@@ -26,6 +26,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace mlir::tile {
@@ -68,6 +69,11 @@ struct OutputSpec {
 
 /// Parses "INDEX=FILE.npy"; the error says what is expected.
 llvm::Expected<OutputSpec> parseOutputSpec(llvm::StringRef text);
+
+/// Parses every "INDEX=FILE.npy" into a map from index to file; an index
+/// given twice is an error.
+llvm::Expected<std::map<unsigned, std::string>>
+parseOutputSpecs(llvm::ArrayRef<std::string> texts);
 
 } // namespace mlir::tile
 

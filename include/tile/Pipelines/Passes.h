@@ -1,4 +1,5 @@
-//===- Passes.h - Passes of the tile-to-ptx pipeline -------------------*- C++ -*-===//
+//===- Passes.h - Passes of the tile-to-ptx pipeline -------------------*- C++
+//-*-===//
 
 #ifndef TILE_PIPELINES_PASSES_H
 #define TILE_PIPELINES_PASSES_H

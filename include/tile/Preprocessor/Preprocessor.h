@@ -51,8 +51,7 @@ struct KernelParam {
 /// diagnostic with the file, line and column to `errs` and returns false.
 bool preprocess(const llvm::MemoryBuffer &source,
                 llvm::ArrayRef<std::string> defines, std::string &specialized,
-                std::vector<KernelParam> &params,
-                llvm::raw_ostream &errs);
+                std::vector<KernelParam> &params, llvm::raw_ostream &errs);
 
 /// Convenience wrapper: returns a buffer holding the specialized text under
 /// the source's name, or null after printing a diagnostic to `errs`.

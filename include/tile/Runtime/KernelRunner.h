@@ -186,7 +186,7 @@ private:
   std::string fileName;
   std::vector<KernelParam> params;
   llvm::raw_ostream *diagnostics = nullptr;
-  FuncOp kernel;
+  mutable FuncOp kernel;
 };
 
 //===----------------------------------------------------------------------===//

@@ -49,9 +49,10 @@ TILE_CUDA_API_CONSTANTS(CHECK_CONSTANT)
 // `name` expands to cuda.h's versioned symbol here.
 #define CHECK_FUNCTION(name, symbol, signature)                                \
   static_assert(equal(TILE_STRINGIFY(name), #symbol),                          \
-                "CudaAPI.h: cuda.h calls " #symbol " by another symbol");     \
-  static_assert(sameABI(&::name, static_cast<ours::name##_t *>(nullptr)),     \
-                "CudaAPI.h: the signature of " #symbol " differs from cuda.h");
+                "CudaAPI.h: cuda.h calls " #symbol " by another symbol");      \
+  static_assert(sameABI(&::name, static_cast<ours::name##_t *>(nullptr)),      \
+                "CudaAPI.h: the signature of " #symbol                         \
+                " differs from cuda.h");
 TILE_CUDA_API_FUNCTIONS(CHECK_FUNCTION)
 TILE_CUDA_API_OPTIONAL_FUNCTIONS(CHECK_FUNCTION)
 

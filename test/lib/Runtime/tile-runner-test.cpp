@@ -57,7 +57,9 @@ static Command parseCommand(int argc, char **argv) {
   command.file = argv[2];
   for (int i = 3; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
-    if (arg.consume_front("-D"))
+    if (arg == "-D" && i + 1 < argc)
+      command.sourceOptions.defines.push_back(argv[++i]);
+    else if (arg.consume_front("-D"))
       command.sourceOptions.defines.push_back(arg.str());
     else if (arg == "--grid" && i + 1 < argc)
       command.grid = argv[++i];
@@ -114,9 +116,8 @@ static int run(const Command &command) {
   llvm::Expected<RunResult> result = (*runner)->run(args);
   if (!result)
     return fail(result.takeError());
-  llvm::outs() << "@" << (*source)->getKernelName() << " on "
-               << result->where << ", grid " << formatGrid(result->grid)
-               << "\n";
+  llvm::outs() << "@" << (*source)->getKernelName() << " on " << result->where
+               << ", grid " << formatGrid(result->grid) << "\n";
   llvm::Expected<CheckReport> check = checkAgainstInterpreter(
       **source, result->grid, args, result->outputs, CheckOptions());
   if (!check)
