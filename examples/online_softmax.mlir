@@ -17,13 +17,18 @@
 // NUM_STAGES pipelines both column loops (see softmax.mlir); 16 warps, as the
 // seed uses for long rows.
 //
+// DTYPE is the element type of the input and output (f32, f16 or bf16):
+// rows are loaded and stored as DTYPE and computed in f32, as the seeds'
+// half-precision benchmarks do; with f32 the casts fold away.
+//
 // tile.param BLOCK_SIZE = 4096
 // tile.param NUM_STAGES = 2
 // tile.param NUM_WARPS = 16
+// tile.param DTYPE = f32
 
 tile.func @online_softmax(
-    %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
-    %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+    %output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+    %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
     %n_rows: i32, %n_cols: i32)
     attributes {tile.num_warps = ${NUM_WARPS} : i32} {
@@ -37,17 +42,19 @@ tile.func @online_softmax(
   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
   %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_SIZE}xf32>
+  %neg_inf_in = tile.cast %neg_inf
+      : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
   %zeros = arith.constant dense<0.0> : tensor<${BLOCK_SIZE}xf32>
 
   scf.for %row = %row_start to %n_rows step %row_step : i32 {
     %in_offset = arith.muli %row, %input_row_stride : i32
-    %in_row = tile.addptr %input, %in_offset : !tile.ptr<f32>, i32
+    %in_row = tile.addptr %input, %in_offset : !tile.ptr<${DTYPE}>, i32
     %in_rows = tile.splat %in_row
-        : !tile.ptr<f32> -> tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+        : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
     %out_offset = arith.muli %row, %output_row_stride : i32
-    %out_row = tile.addptr %output, %out_offset : !tile.ptr<f32>, i32
+    %out_row = tile.addptr %output, %out_offset : !tile.ptr<${DTYPE}>, i32
     %out_rows = tile.splat %out_row
-        : !tile.ptr<f32> -> tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+        : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
 
     // Pass 1: running max and sum of exponentials, per lane.
     %m, %s = scf.for %i = %c0 to %n_blocks step %c1
@@ -58,9 +65,11 @@ tile.func @online_softmax(
       %idx = arith.addi %cols, %start_tile : tensor<${BLOCK_SIZE}xi32>
       %mask = arith.cmpi slt, %idx, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
       %ptrs = tile.addptr %in_rows, %idx
-          : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
-      %x = tile.load %ptrs, %mask, %neg_inf
-          : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+          : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+      %x_in = tile.load %ptrs, %mask, %neg_inf_in
+          : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+      %x = tile.cast %x_in
+          : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
       %m_new = arith.maximumf %m_i, %x : tensor<${BLOCK_SIZE}xf32>
       // Where the lane's max is still -inf, subtract 0 instead: every
       // exponential is then exp(-inf) = 0 rather than exp(NaN).
@@ -96,15 +105,20 @@ tile.func @online_softmax(
       %idx = arith.addi %cols, %start_tile : tensor<${BLOCK_SIZE}xi32>
       %mask = arith.cmpi slt, %idx, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
       %ptrs = tile.addptr %in_rows, %idx
-          : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
-      %x = tile.load %ptrs, %mask, %neg_inf
-          : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+          : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+      %x_in = tile.load %ptrs, %mask, %neg_inf_in
+          : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+      %x = tile.cast %x_in
+          : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
       %shifted = arith.subf %x, %max_tile : tensor<${BLOCK_SIZE}xf32>
       %num = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
       %y = arith.mulf %num, %inv_tile : tensor<${BLOCK_SIZE}xf32>
       %out_ptrs = tile.addptr %out_rows, %idx
-          : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
-      tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+          : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+      %y_out = tile.cast %y
+          : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
+      tile.store %out_ptrs, %y_out, %mask
+          : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
     } {tile.num_stages = ${NUM_STAGES} : i32}
   }
   tile.return

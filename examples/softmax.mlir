@@ -11,12 +11,17 @@
 // (output rows must not overlap the input rows still to be read). NUM_WARPS
 // is the number of warps per program: more for longer rows (16 for 8192).
 //
+// DTYPE is the element type of the input and output (f32, f16 or bf16):
+// rows are loaded and stored as DTYPE and computed in f32, as the seeds'
+// half-precision benchmarks do; with f32 the casts fold away.
+//
 // tile.param BLOCK_SIZE = 1024
 // tile.param NUM_STAGES = 2
 // tile.param NUM_WARPS = 4
+// tile.param DTYPE = f32
 
-tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
-                   %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+tile.func @softmax(%output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+                   %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
                    %input_row_stride: i32, %output_row_stride: i32,
                    %n_rows: i32, %n_cols: i32)
     attributes {tile.num_warps = ${NUM_WARPS} : i32} {
@@ -26,17 +31,21 @@ tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
   %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
   %mask = arith.cmpi slt, %cols, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_SIZE}xf32>
+  %neg_inf_in = tile.cast %neg_inf
+      : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
   %one = arith.constant 1.0 : f32
   scf.for %row = %row_start to %n_rows step %row_step : i32 {
     // Load the row, masked past its end with -inf.
     %in_offset = arith.muli %row, %input_row_stride : i32
-    %in_row = tile.addptr %input, %in_offset : !tile.ptr<f32>, i32
+    %in_row = tile.addptr %input, %in_offset : !tile.ptr<${DTYPE}>, i32
     %in_rows = tile.splat %in_row
-        : !tile.ptr<f32> -> tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+        : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
     %in_ptrs = tile.addptr %in_rows, %cols
-        : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
-    %x = tile.load %in_ptrs, %mask, %neg_inf
-        : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+    %x_in = tile.load %in_ptrs, %mask, %neg_inf_in
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+    %x = tile.cast %x_in
+        : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
 
     // softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))), dividing once
     // per row and multiplying each element (at most 1 ulp from dividing each).
@@ -51,12 +60,15 @@ tile.func @softmax(%output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
 
     // Store the row.
     %out_offset = arith.muli %row, %output_row_stride : i32
-    %out_row = tile.addptr %output, %out_offset : !tile.ptr<f32>, i32
+    %out_row = tile.addptr %output, %out_offset : !tile.ptr<${DTYPE}>, i32
     %out_rows = tile.splat %out_row
-        : !tile.ptr<f32> -> tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+        : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
     %out_ptrs = tile.addptr %out_rows, %cols
-        : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>, tensor<${BLOCK_SIZE}xi32>
-    tile.store %out_ptrs, %y, %mask : tensor<${BLOCK_SIZE}x!tile.ptr<f32>>
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
+    %y_out = tile.cast %y
+        : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
+    tile.store %out_ptrs, %y_out, %mask
+        : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
   } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

@@ -6,14 +6,19 @@
 //
 // NUM_STAGES pipelines the loop over row blocks (see softmax.mlir).
 //
+// DTYPE is the element type of the input and output (f32, f16 or bf16):
+// rows are loaded and stored as DTYPE and computed in f32, as the seeds'
+// half-precision benchmarks do; with f32 the casts fold away.
+//
 // tile.param ROWS = 4
 // tile.param BLOCK_SIZE = 256
 // tile.param NUM_STAGES = 2
 // tile.param NUM_WARPS = 4
+// tile.param DTYPE = f32
 
 tile.func @softmax_rows(
-    %output: !tile.ptr<f32> {tile.divisibility = 16 : i64},
-    %input: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+    %output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+    %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
     %n_rows: i32, %n_cols: i32)
     attributes {tile.num_warps = ${NUM_WARPS} : i32} {
@@ -38,11 +43,13 @@ tile.func @softmax_rows(
   %out_stride = tile.splat %output_row_stride
       : i32 -> tensor<${ROWS}x${BLOCK_SIZE}xi32>
   %in_base = tile.splat %input
-      : !tile.ptr<f32> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
+      : !tile.ptr<${DTYPE}> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
   %out_base = tile.splat %output
-      : !tile.ptr<f32> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
+      : !tile.ptr<${DTYPE}> -> tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
   %neg_inf = arith.constant dense<0xFF800000>
       : tensor<${ROWS}x${BLOCK_SIZE}xf32>
+  %neg_inf_in = tile.cast %neg_inf
+      : tensor<${ROWS}x${BLOCK_SIZE}xf32> to tensor<${ROWS}x${BLOCK_SIZE}x${DTYPE}>
   %ones = arith.constant dense<1.0> : tensor<${ROWS}xf32>
 
   scf.for %block = %start to %n_blocks step %step : i32 {
@@ -67,10 +74,12 @@ tile.func @softmax_rows(
     %in_offsets = arith.addi %in_rows, %cols_2d
         : tensor<${ROWS}x${BLOCK_SIZE}xi32>
     %in_ptrs = tile.addptr %in_base, %in_offsets
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>,
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>,
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
-    %x = tile.load %in_ptrs, %mask, %neg_inf
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
+    %x_in = tile.load %in_ptrs, %mask, %neg_inf_in
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
+    %x = tile.cast %x_in
+        : tensor<${ROWS}x${BLOCK_SIZE}x${DTYPE}> to tensor<${ROWS}x${BLOCK_SIZE}xf32>
 
     // Per row: exp(x - max) * (1 / sum).
     %max = tile.reduce max %x axis 1
@@ -96,10 +105,12 @@ tile.func @softmax_rows(
     %out_offsets = arith.addi %out_rows, %cols_2d
         : tensor<${ROWS}x${BLOCK_SIZE}xi32>
     %out_ptrs = tile.addptr %out_base, %out_offsets
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>,
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>,
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
-    tile.store %out_ptrs, %y, %mask
-        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<f32>>
+    %y_out = tile.cast %y
+        : tensor<${ROWS}x${BLOCK_SIZE}xf32> to tensor<${ROWS}x${BLOCK_SIZE}x${DTYPE}>
+    tile.store %out_ptrs, %y_out, %mask
+        : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
   } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

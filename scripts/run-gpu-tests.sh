@@ -77,7 +77,7 @@ EOF
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 
-# softmax's arguments for an M x N f32 (or f16, bf16: softmax_half.mlir)
+# softmax's arguments for an M x N f32 (or f16, bf16 with -D DTYPE)
 # run: BLOCK_SIZE, NUM_WARPS, a persistent grid over the rows.
 softmax_args() { # KERNEL_FILE TYPE M N BLOCK WARPS
   local dtype=""
@@ -114,8 +114,8 @@ if want bench; then
       "$ex/softmax.mlir f32 4096 4096 4096 16" \
       "$ex/softmax.mlir f32 4096 16384 16384 32" \
       "$ex/online_softmax.mlir f32 4096 8192 4096 16" \
-      "$ex/softmax_half.mlir f16 4096 8192 8192 16" \
-      "$ex/softmax_half.mlir bf16 4096 8192 8192 16"; do
+      "$ex/softmax.mlir f16 4096 8192 8192 16" \
+      "$ex/softmax.mlir bf16 4096 8192 8192 16"; do
       # shellcheck disable=SC2046
       set -- $config
       echo "\$ tile-run $(softmax_args "$@") --bench --timing"
@@ -160,10 +160,10 @@ if want sanitizer; then
   ex="$bundle/src/examples"
   runs=(
     "$(softmax_args "$ex/softmax.mlir" f32 512 781 1024 4) --check"
-    "$(softmax_args "$ex/softmax_half.mlir" f16 256 781 1024 4) --check"
-    "$(softmax_args "$ex/softmax_half.mlir" bf16 256 781 1024 4) --check"
+    "$(softmax_args "$ex/softmax.mlir" f16 256 781 1024 4) --check"
+    "$(softmax_args "$ex/softmax.mlir" bf16 256 781 1024 4) --check"
     "$(softmax_args "$ex/online_softmax.mlir" f32 64 5000 1024 4) --check"
-    "$(softmax_args "$bundle/src/test/cuda/Inputs/online_softmax_half.mlir" f16 64 5000 1024 4) --check"
+    "$(softmax_args "$ex/online_softmax.mlir" f16 64 5000 1024 4) --check"
     "$ex/softmax_rows.mlir --target=cuda -D ROWS=4 -D BLOCK_SIZE=256 -D NUM_WARPS=4 --grid persistent:250 --arg f32[1000x200]=zeros --arg f32[1000x200]=randn:0 --arg i32=200 --arg i32=200 --arg i32=1000 --arg i32=200 --check"
     "$ex/vector_add.mlir --target=cuda --grid 97 --arg f32[98432]=randn:1 --arg f32[98432]=randn:2 --arg f32[98432]=zeros --arg i32=98432 --check"
   )

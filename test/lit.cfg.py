@@ -32,7 +32,7 @@ config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test"
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-compile-source"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-compile-source", "tile-runner-test"], [config.tile_tools_dir])
 
 # Checkers run with a Python that has numpy (TILE_TEST_PYTHON, by default
 # /usr/bin/python3: Debian's python3-numpy installs for it, not for another
@@ -62,12 +62,11 @@ if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 
-# The CUDA target: `cuda-runtime` when tile-run was built with it (cuda.h was
-# found), `cuda` when, moreover, a GPU answers (tile-run --list-devices), so
-# the tests that need one run only there (REQUIRES: cuda). Tests that want
-# to see "no CUDA driver found" point TILE_CUDA_DRIVER at a missing library.
-if config.tile_cuda_runtime:
-    config.available_features.add("cuda-runtime")
+# The CUDA target is always built (the driver is loaded at run time): `cuda`
+# when a GPU answers (tile-run --list-devices), so the tests that need one
+# run only there (REQUIRES: cuda). Tests that want to see "no CUDA driver
+# found" point TILE_CUDA_DRIVER at a missing library.
+if True:
     import subprocess
 
     try:

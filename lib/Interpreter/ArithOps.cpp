@@ -29,10 +29,11 @@ using namespace mlir::tile::interpreter;
 
 /// Writes the low bits of `bits` as element `index` of `value`.
 static void storeBits(RuntimeValue &value, int64_t index, uint64_t bits) {
-  uint8_t *element = value.getBytes() + index * getKindSize(value.getKind());
-  if (value.getKind() == Kind::I1)
+  uint8_t *element =
+      value.getBytes() + index * getStorageSize(value.getDataType());
+  if (value.getDataType() == DataType::I1)
     bits &= 1;
-  std::memcpy(element, &bits, getKindSize(value.getKind()));
+  std::memcpy(element, &bits, getStorageSize(value.getDataType()));
 }
 
 static uint64_t getBits(const APInt &value) {
@@ -44,8 +45,8 @@ static FailureOr<RuntimeValue> makeConstant(Attribute attr) {
   auto typed = dyn_cast<TypedAttr>(attr);
   if (!typed)
     return failure();
-  std::optional<Kind> kind = getKind(typed.getType());
-  if (!kind || *kind == Kind::Ptr)
+  std::optional<DataType> kind = getElementDataType(typed.getType());
+  if (!kind || *kind == DataType::Ptr)
     return failure();
   if (auto integer = dyn_cast<IntegerAttr>(attr)) {
     RuntimeValue value = RuntimeValue::allocate(*kind, {});
@@ -87,19 +88,6 @@ static FailureOr<RuntimeValue> makeConstant(Attribute attr) {
 // Helpers to register elementwise handlers
 //===----------------------------------------------------------------------===//
 
-/// A float op of two operands computed by `f(float, float) -> float`.
-template <typename OpTy, typename F>
-static void addFloatBinary(HandlerTable &table, F f) {
-  table.add<OpTy>([f](Executor &executor, Operation *op) -> LogicalResult {
-    const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
-    FloatView a(lhs), b(executor.lookup(op->getOperand(1)));
-    executor.bind(op->getResult(0),
-                  makeFloats(lhs.getKind(), lhs.getShape(),
-                             [&](int64_t i) { return f(a[i], b[i]); }));
-    return success();
-  });
-}
-
 /// An integer op of two operands computed by `f(a, b, width) -> bits` on
 /// sign-extended values; the result is truncated to the width.
 template <typename OpTy, typename F>
@@ -108,10 +96,10 @@ static void addIntBinary(HandlerTable &table, F f) {
     const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
     IntView a(lhs), b(executor.lookup(op->getOperand(1)));
     unsigned width = a.getWidth();
-    executor.bind(op->getResult(0),
-                  makeIntegers(lhs.getKind(), lhs.getShape(), [&](int64_t i) {
-                    return f(a[i], b[i], width);
-                  }));
+    executor.bind(
+        op->getResult(0),
+        makeIntegers(lhs.getDataType(), lhs.getShape(),
+                     [&](int64_t i) { return f(a[i], b[i], width); }));
     return success();
   });
 }
@@ -131,28 +119,28 @@ static int64_t getSignedMin(unsigned width) {
 /// for a zero divisor and, for signed ops, for the overflow of MIN / -1.
 template <typename OpTy, typename F>
 static void addIntDivision(HandlerTable &table, bool isSigned, F f) {
-  table.add<OpTy>([f, isSigned](Executor &executor,
-                                Operation *op) -> LogicalResult {
-    const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
-    IntView a(lhs), b(executor.lookup(op->getOperand(1)));
-    unsigned width = a.getWidth();
-    for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i) {
-      if (b[i] == 0)
-        return executor.emitError(op)
-               << "division by zero in '" << op->getName() << "'"
-               << atLane(lhs.getShape(), i);
-      if (isSigned && b[i] == -1 && a[i] == getSignedMin(width))
-        return executor.emitError(op)
-               << "signed overflow in '" << op->getName() << "'"
-               << atLane(lhs.getShape(), i) << ": " << a[i]
-               << " / -1 does not fit in i" << width;
-    }
-    executor.bind(op->getResult(0),
-                  makeIntegers(lhs.getKind(), lhs.getShape(), [&](int64_t i) {
-                    return f(a[i], b[i], width);
-                  }));
-    return success();
-  });
+  table.add<OpTy>(
+      [f, isSigned](Executor &executor, Operation *op) -> LogicalResult {
+        const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
+        IntView a(lhs), b(executor.lookup(op->getOperand(1)));
+        unsigned width = a.getWidth();
+        for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i) {
+          if (b[i] == 0)
+            return executor.emitError(op)
+                   << "division by zero in '" << op->getName() << "'"
+                   << atLane(lhs.getShape(), i);
+          if (isSigned && b[i] == -1 && a[i] == getSignedMin(width))
+            return executor.emitError(op)
+                   << "signed overflow in '" << op->getName() << "'"
+                   << atLane(lhs.getShape(), i) << ": " << a[i]
+                   << " / -1 does not fit in i" << width;
+        }
+        executor.bind(
+            op->getResult(0),
+            makeIntegers(lhs.getDataType(), lhs.getShape(),
+                         [&](int64_t i) { return f(a[i], b[i], width); }));
+        return success();
+      });
 }
 
 /// A shift: like addIntBinary, after checking that every shift amount is
@@ -169,10 +157,11 @@ static void addShift(HandlerTable &table, F f) {
                << "shift amount " << b.getUnsigned(i) << " in '"
                << op->getName() << "'" << atLane(lhs.getShape(), i)
                << " is not less than the bit width " << width;
-    executor.bind(op->getResult(0),
-                  makeIntegers(lhs.getKind(), lhs.getShape(), [&](int64_t i) {
-                    return f(a[i], b.getUnsigned(i), width);
-                  }));
+    executor.bind(
+        op->getResult(0),
+        makeIntegers(lhs.getDataType(), lhs.getShape(), [&](int64_t i) {
+          return f(a[i], b.getUnsigned(i), width);
+        }));
     return success();
   });
 }
@@ -265,11 +254,11 @@ static bool compareInts(arith::CmpIPredicate predicate, int64_t a, int64_t b,
   llvm_unreachable("unknown predicate");
 }
 
-static const llvm::fltSemantics &getSemantics(Kind kind) {
+static const llvm::fltSemantics &getSemantics(DataType kind) {
   switch (kind) {
-  case Kind::F16:
+  case DataType::F16:
     return llvm::APFloat::IEEEhalf();
-  case Kind::BF16:
+  case DataType::BF16:
     return llvm::APFloat::BFloat();
   default:
     return llvm::APFloat::IEEEsingle();
@@ -277,10 +266,10 @@ static const llvm::fltSemantics &getSemantics(Kind kind) {
 }
 
 /// An integer to a float of `kind`, rounded once to nearest, ties to even.
-static RuntimeValue convertIntsToFloats(const RuntimeValue &source, Kind kind,
-                                        bool isSigned) {
+static RuntimeValue convertIntsToFloats(const RuntimeValue &source,
+                                        DataType kind, bool isSigned) {
   IntView a(source);
-  if (kind == Kind::F32)
+  if (kind == DataType::F32)
     return makeFloats(kind, source.getShape(), [&](int64_t i) {
       return isSigned ? static_cast<float>(a[i])
                       : static_cast<float>(a.getUnsigned(i));
@@ -298,8 +287,8 @@ static RuntimeValue convertIntsToFloats(const RuntimeValue &source, Kind kind,
 
 /// A float to an integer of `kind`: rounded toward zero, saturated to the
 /// integer's range, NaN giving 0 (the semantics of PTX's cvt.rzi).
-static RuntimeValue convertFloatsToInts(const RuntimeValue &source, Kind kind,
-                                        bool isSigned) {
+static RuntimeValue convertFloatsToInts(const RuntimeValue &source,
+                                        DataType kind, bool isSigned) {
   FloatView a(source);
   unsigned width = getIntegerWidth(kind);
   double low = isSigned ? -std::ldexp(1.0, width - 1) : 0.0;
@@ -374,7 +363,7 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
         const RuntimeValue &source = executor.lookup(op->getOperand(0));
         FloatView a(source);
         executor.bind(op->getResult(0),
-                      makeFloats(source.getKind(), source.getShape(),
+                      makeFloats(source.getDataType(), source.getShape(),
                                  [&](int64_t i) { return -a[i]; }));
         return success();
       });
@@ -484,9 +473,9 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
       return success();
     }
     RuntimeValue result =
-        RuntimeValue::allocate(onTrue.getKind(), onTrue.getShape());
+        RuntimeValue::allocate(onTrue.getDataType(), onTrue.getShape());
     const uint8_t *select = condition.getData<uint8_t>();
-    dispatchBySize(getKindSize(onTrue.getKind()), [&](auto tag) {
+    dispatchBySize(getStorageSize(onTrue.getDataType()), [&](auto tag) {
       using T = decltype(tag);
       const T *a = onTrue.getData<T>(), *b = onFalse.getData<T>();
       T *out = result.getData<T>();
@@ -504,7 +493,7 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
                                Operation *op) -> LogicalResult {
       const RuntimeValue &source = executor.lookup(op->getOperand(0));
       IntView a(source);
-      Kind kind = *getKind(op->getResult(0).getType());
+      DataType kind = *getElementDataType(op->getResult(0).getType());
       executor.bind(op->getResult(0),
                     makeIntegers(kind, source.getShape(), [&](int64_t i) {
                       return isSigned ? a[i]
@@ -524,10 +513,11 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
     using OpTy = decltype(opTag);
     table.add<OpTy>([isSigned](Executor &executor,
                                Operation *op) -> LogicalResult {
-      executor.bind(op->getResult(0),
-                    convertIntsToFloats(executor.lookup(op->getOperand(0)),
-                                        *getKind(op->getResult(0).getType()),
-                                        isSigned));
+      executor.bind(
+          op->getResult(0),
+          convertIntsToFloats(executor.lookup(op->getOperand(0)),
+                              *getElementDataType(op->getResult(0).getType()),
+                              isSigned));
       return success();
     });
   };
@@ -537,10 +527,11 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
     using OpTy = decltype(opTag);
     table.add<OpTy>([isSigned](Executor &executor,
                                Operation *op) -> LogicalResult {
-      executor.bind(op->getResult(0),
-                    convertFloatsToInts(executor.lookup(op->getOperand(0)),
-                                        *getKind(op->getResult(0).getType()),
-                                        isSigned));
+      executor.bind(
+          op->getResult(0),
+          convertFloatsToInts(executor.lookup(op->getOperand(0)),
+                              *getElementDataType(op->getResult(0).getType()),
+                              isSigned));
       return success();
     });
   };
@@ -548,21 +539,21 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
   addFloatToInt(arith::FPToUIOp(), /*isSigned=*/false);
 
   // Casts between floats.
-  table.add<arith::ExtFOp>(
-      [](Executor &executor, Operation *op) -> LogicalResult {
-        const RuntimeValue &source = executor.lookup(op->getOperand(0));
-        FloatView a(source);
-        executor.bind(op->getResult(0),
-                      makeFloats(*getKind(op->getResult(0).getType()),
-                                 source.getShape(),
-                                 [&](int64_t i) { return a[i]; }));
-        return success();
-      });
+  table.add<arith::ExtFOp>([](Executor &executor,
+                              Operation *op) -> LogicalResult {
+    const RuntimeValue &source = executor.lookup(op->getOperand(0));
+    FloatView a(source);
+    executor.bind(op->getResult(0),
+                  makeFloats(*getElementDataType(op->getResult(0).getType()),
+                             source.getShape(),
+                             [&](int64_t i) { return a[i]; }));
+    return success();
+  });
   table.add<arith::TruncFOp>(
       [](Executor &executor, Operation *op) -> LogicalResult {
         auto truncOp = cast<arith::TruncFOp>(op);
         const RuntimeValue &source = executor.lookup(truncOp.getIn());
-        Kind kind = *getKind(truncOp.getType());
+        DataType kind = *getElementDataType(truncOp.getType());
         FloatView a(source);
         std::optional<arith::RoundingMode> mode = truncOp.getRoundingmode();
         if (!mode || *mode == arith::RoundingMode::to_nearest_even) {
@@ -583,9 +574,9 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
       });
   table.add<arith::BitcastOp>(
       [](Executor &executor, Operation *op) -> LogicalResult {
-        executor.bind(op->getResult(0),
-                      executor.lookup(op->getOperand(0))
-                          .reinterpret(*getKind(op->getResult(0).getType())));
+        executor.bind(op->getResult(0), executor.lookup(op->getOperand(0))
+                                            .reinterpret(*getElementDataType(
+                                                op->getResult(0).getType())));
         return success();
       });
 }

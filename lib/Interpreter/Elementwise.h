@@ -12,9 +12,10 @@
 #ifndef LIB_INTERPRETER_ELEMENTWISE_H
 #define LIB_INTERPRETER_ELEMENTWISE_H
 
+#include "Executor.h"
 #include "RuntimeValue.h"
 
-#include "tile/Runner/DataType.h"
+#include "tile/HostData/DataType.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
@@ -30,15 +31,15 @@ class FloatView {
 public:
   explicit FloatView(const RuntimeValue &value) {
     int64_t size = value.getNumElements();
-    switch (value.getKind()) {
-    case Kind::F32:
+    switch (value.getDataType()) {
+    case DataType::F32:
       elements = value.getData<float>();
       return;
-    case Kind::F16:
-    case Kind::BF16: {
+    case DataType::F16:
+    case DataType::BF16: {
       copy.resize(size);
       const uint16_t *bits = value.getData<uint16_t>();
-      if (value.getKind() == Kind::F16)
+      if (value.getDataType() == DataType::F16)
         for (int64_t i = 0; i < size; ++i)
           copy[i] = convertF16ToFloat(bits[i]);
       else
@@ -62,13 +63,13 @@ private:
 class IntView {
 public:
   explicit IntView(const RuntimeValue &value)
-      : width(getIntegerWidth(value.getKind())) {
+      : width(getIntegerWidth(value.getDataType())) {
     int64_t size = value.getNumElements();
-    switch (value.getKind()) {
-    case Kind::I64:
+    switch (value.getDataType()) {
+    case DataType::I64:
       elements = value.getData<int64_t>();
       return;
-    case Kind::I32: {
+    case DataType::I32: {
       copy.resize(size);
       const int32_t *data = value.getData<int32_t>();
       for (int64_t i = 0; i < size; ++i)
@@ -76,7 +77,7 @@ public:
       elements = copy.data();
       return;
     }
-    case Kind::I1: {
+    case DataType::I1: {
       copy.resize(size);
       const uint8_t *data = value.getData<uint8_t>();
       for (int64_t i = 0; i < size; ++i)
@@ -110,23 +111,23 @@ private:
 /// Makes a float value of `kind` and `shape` whose element i is `f(i)`, an
 /// f32 rounded to `kind`.
 template <typename F>
-RuntimeValue makeFloats(Kind kind, ArrayRef<int64_t> shape, F f) {
+RuntimeValue makeFloats(DataType kind, ArrayRef<int64_t> shape, F f) {
   RuntimeValue result = RuntimeValue::allocate(kind, shape);
   int64_t size = result.getNumElements();
   switch (kind) {
-  case Kind::F32: {
+  case DataType::F32: {
     float *data = result.getData<float>();
     for (int64_t i = 0; i < size; ++i)
       data[i] = f(i);
     break;
   }
-  case Kind::F16: {
+  case DataType::F16: {
     uint16_t *data = result.getData<uint16_t>();
     for (int64_t i = 0; i < size; ++i)
       data[i] = convertFloatToF16(f(i));
     break;
   }
-  case Kind::BF16: {
+  case DataType::BF16: {
     uint16_t *data = result.getData<uint16_t>();
     for (int64_t i = 0; i < size; ++i)
       data[i] = convertFloatToBF16(f(i));
@@ -141,23 +142,23 @@ RuntimeValue makeFloats(Kind kind, ArrayRef<int64_t> shape, F f) {
 /// Makes an integer value of `kind` and `shape` whose element i is `f(i)`
 /// truncated to the kind's width.
 template <typename F>
-RuntimeValue makeIntegers(Kind kind, ArrayRef<int64_t> shape, F f) {
+RuntimeValue makeIntegers(DataType kind, ArrayRef<int64_t> shape, F f) {
   RuntimeValue result = RuntimeValue::allocate(kind, shape);
   int64_t size = result.getNumElements();
   switch (kind) {
-  case Kind::I1: {
+  case DataType::I1: {
     uint8_t *data = result.getData<uint8_t>();
     for (int64_t i = 0; i < size; ++i)
       data[i] = static_cast<uint8_t>(f(i) & 1);
     break;
   }
-  case Kind::I32: {
+  case DataType::I32: {
     int32_t *data = result.getData<int32_t>();
     for (int64_t i = 0; i < size; ++i)
       data[i] = static_cast<int32_t>(static_cast<uint32_t>(f(i)));
     break;
   }
-  case Kind::I64: {
+  case DataType::I64: {
     int64_t *data = result.getData<int64_t>();
     for (int64_t i = 0; i < size; ++i)
       data[i] = static_cast<int64_t>(f(i));
@@ -171,7 +172,7 @@ RuntimeValue makeIntegers(Kind kind, ArrayRef<int64_t> shape, F f) {
 
 /// Makes an i1 value whose element i is `f(i)`.
 template <typename F> RuntimeValue makeBools(ArrayRef<int64_t> shape, F f) {
-  RuntimeValue result = RuntimeValue::allocate(Kind::I1, shape);
+  RuntimeValue result = RuntimeValue::allocate(DataType::I1, shape);
   uint8_t *data = result.getData<uint8_t>();
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i)
     data[i] = f(i) ? 1 : 0;
@@ -198,6 +199,36 @@ inline float minimumF(float a, float b) {
   if (a == b)
     return std::signbit(a) ? a : b;
   return a < b ? a : b;
+}
+
+//===----------------------------------------------------------------------===//
+// Handlers of float ops, shared by the arith and math handlers
+//===----------------------------------------------------------------------===//
+
+/// A float op of one operand computed by `f(float) -> float`.
+template <typename OpTy, typename F>
+void addFloatUnary(HandlerTable &table, F f) {
+  table.add<OpTy>([f](Executor &executor, Operation *op) -> LogicalResult {
+    const RuntimeValue &source = executor.lookup(op->getOperand(0));
+    FloatView a(source);
+    executor.bind(op->getResult(0),
+                  makeFloats(source.getDataType(), source.getShape(),
+                             [&](int64_t i) { return f(a[i]); }));
+    return success();
+  });
+}
+
+/// A float op of two operands computed by `f(float, float) -> float`.
+template <typename OpTy, typename F>
+void addFloatBinary(HandlerTable &table, F f) {
+  table.add<OpTy>([f](Executor &executor, Operation *op) -> LogicalResult {
+    const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
+    FloatView a(lhs), b(executor.lookup(op->getOperand(1)));
+    executor.bind(op->getResult(0),
+                  makeFloats(lhs.getDataType(), lhs.getShape(),
+                             [&](int64_t i) { return f(a[i], b[i]); }));
+    return success();
+  });
 }
 
 } // namespace mlir::tile::interpreter

@@ -28,16 +28,16 @@ Executor::Executor(FuncOp kernel, MutableArrayRef<KernelArg> args,
   for (auto [index, arg] : llvm::enumerate(args)) {
     if (arg.isBuffer()) {
       buffers.push_back(&arg.getBuffer());
-      RuntimeValue pointer = RuntimeValue::allocate(Kind::Ptr, {});
+      RuntimeValue pointer = RuntimeValue::allocate(DataType::Ptr, {});
       *pointer.getData<Pointer>() = Pointer{0, static_cast<int64_t>(index)};
       arguments.push_back(pointer);
       continue;
     }
     buffers.push_back(nullptr);
     const Scalar &scalar = arg.getScalar();
-    Kind kind = *getKind(kernel.getArgumentTypes()[index]);
+    DataType kind = *getElementDataType(kernel.getArgumentTypes()[index]);
     RuntimeValue value = RuntimeValue::allocate(kind, {});
-    std::memcpy(value.getBytes(), &scalar.bits, getKindSize(kind));
+    std::memcpy(value.getBytes(), &scalar.bits, getStorageSize(kind));
     arguments.push_back(value);
   }
 }

@@ -13,7 +13,7 @@
 #include "RuntimeValue.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
-#include "tile/Runner/KernelArg.h"
+#include "tile/HostData/KernelArg.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"

@@ -20,7 +20,7 @@ using namespace mlir::tile::interpreter;
 
 /// Checks that the interpreter can hold values of `type`.
 static LogicalResult checkType(Operation *op, Type type) {
-  if (!getKind(type))
+  if (!getElementDataType(type))
     return op->emitError("the interpreter does not support values of type ")
            << type;
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {

@@ -20,30 +20,6 @@ using namespace mlir::tile;
 using namespace mlir::tile::interpreter;
 
 template <typename OpTy, typename F>
-static void addFloatUnary(HandlerTable &table, F f) {
-  table.add<OpTy>([f](Executor &executor, Operation *op) -> LogicalResult {
-    const RuntimeValue &source = executor.lookup(op->getOperand(0));
-    FloatView a(source);
-    executor.bind(op->getResult(0),
-                  makeFloats(source.getKind(), source.getShape(),
-                             [&](int64_t i) { return f(a[i]); }));
-    return success();
-  });
-}
-
-template <typename OpTy, typename F>
-static void addFloatBinary(HandlerTable &table, F f) {
-  table.add<OpTy>([f](Executor &executor, Operation *op) -> LogicalResult {
-    const RuntimeValue &lhs = executor.lookup(op->getOperand(0));
-    FloatView a(lhs), b(executor.lookup(op->getOperand(1)));
-    executor.bind(op->getResult(0),
-                  makeFloats(lhs.getKind(), lhs.getShape(),
-                             [&](int64_t i) { return f(a[i], b[i]); }));
-    return success();
-  });
-}
-
-template <typename OpTy, typename F>
 static void addFloatPredicate(HandlerTable &table, F f) {
   table.add<OpTy>([f](Executor &executor, Operation *op) -> LogicalResult {
     const RuntimeValue &source = executor.lookup(op->getOperand(0));
@@ -64,7 +40,7 @@ static void addIntUnary(HandlerTable &table, F f) {
     unsigned width = a.getWidth();
     executor.bind(
         op->getResult(0),
-        makeIntegers(source.getKind(), source.getShape(), [&](int64_t i) {
+        makeIntegers(source.getDataType(), source.getShape(), [&](int64_t i) {
           return f(a[i], a.getUnsigned(i), width);
         }));
     return success();
@@ -120,7 +96,7 @@ void interpreter::registerMathHandlers(HandlerTable &table) {
             c(executor.lookup(op->getOperand(2)));
         executor.bind(
             op->getResult(0),
-            makeFloats(source.getKind(), source.getShape(),
+            makeFloats(source.getDataType(), source.getShape(),
                        [&](int64_t i) { return std::fma(a[i], b[i], c[i]); }));
         return success();
       });

@@ -9,6 +9,8 @@
 #ifndef LIB_INTERPRETER_RUNTIMEVALUE_H
 #define LIB_INTERPRETER_RUNTIMEVALUE_H
 
+#include "tile/HostData/DataType.h"
+
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -20,10 +22,10 @@
 
 namespace mlir::tile::interpreter {
 
-/// The element kinds of runtime values and their storage:
+/// The element types of runtime values (tile/HostData/DataType.h) and their
+/// storage:
 ///   F16, BF16: uint16_t (bits)   F32: float   I1: uint8_t (0 or 1)
 ///   I32: int32_t   I64: int64_t (also `index`)   Ptr: Pointer
-enum class Kind : uint8_t { F16, BF16, F32, I1, I32, I64, Ptr };
 
 /// A pointer with provenance: the kernel argument whose buffer it was
 /// derived from, and an offset in elements of the pointee type.
@@ -32,16 +34,9 @@ struct Pointer {
   int64_t buffer;
 };
 
-/// The kind of a scalar type (or of a tensor's element type); nullopt for
-/// types the interpreter does not handle.
-std::optional<Kind> getKind(Type type);
-
-unsigned getKindSize(Kind kind);
-inline bool isFloatKind(Kind kind) {
-  return kind == Kind::F16 || kind == Kind::BF16 || kind == Kind::F32;
-}
-/// 1, 32 or 64 for integer kinds; 0 otherwise.
-unsigned getIntegerWidth(Kind kind);
+/// The bytes one element of `type` takes in a runtime value: as on the host,
+/// but sizeof(Pointer) for a pointer.
+unsigned getStorageSize(DataType type);
 
 /// A scalar (rank 0) or a tile.
 class RuntimeValue {
@@ -49,9 +44,9 @@ public:
   RuntimeValue() = default;
 
   /// A new zero-filled value.
-  static RuntimeValue allocate(Kind kind, ArrayRef<int64_t> shape);
+  static RuntimeValue allocate(DataType kind, ArrayRef<int64_t> shape);
 
-  Kind getKind() const { return kind; }
+  DataType getDataType() const { return kind; }
   ArrayRef<int64_t> getShape() const { return shape; }
   int64_t getNumElements() const { return numElements; }
   bool isScalar() const { return shape.empty(); }
@@ -64,7 +59,7 @@ public:
   /// The same elements under another shape of the same size.
   RuntimeValue reshape(ArrayRef<int64_t> newShape) const;
   /// The same bytes as another kind of the same size.
-  RuntimeValue reinterpret(Kind newKind) const;
+  RuntimeValue reinterpret(DataType newKind) const;
 
   /// The value of an integer scalar, sign-extended (i1 true is -1).
   int64_t getInteger() const;
@@ -72,7 +67,7 @@ public:
   bool getBool() const { return getData<uint8_t>()[0] != 0; }
 
 private:
-  Kind kind = Kind::I32;
+  DataType kind = DataType::I32;
   SmallVector<int64_t, 2> shape;
   int64_t numElements = 0;
   std::shared_ptr<uint8_t[]> storage;

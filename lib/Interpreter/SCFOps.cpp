@@ -19,7 +19,7 @@ using namespace mlir::tile::interpreter;
 
 static LogicalResult runFor(Executor &executor, scf::ForOp forOp) {
   const RuntimeValue &lowerValue = executor.lookup(forOp.getLowerBound());
-  Kind kind = lowerValue.getKind();
+  DataType kind = lowerValue.getDataType();
   unsigned width = getIntegerWidth(kind);
   bool isUnsigned = forOp.getUnsignedCmp();
   auto read = [&](Value value) -> uint64_t {

@@ -36,8 +36,8 @@ using namespace mlir::tile::interpreter;
 //===----------------------------------------------------------------------===//
 
 static RuntimeValue splat(const RuntimeValue &scalar, ArrayRef<int64_t> shape) {
-  RuntimeValue result = RuntimeValue::allocate(scalar.getKind(), shape);
-  dispatchBySize(getKindSize(scalar.getKind()), [&](auto tag) {
+  RuntimeValue result = RuntimeValue::allocate(scalar.getDataType(), shape);
+  dispatchBySize(getStorageSize(scalar.getDataType()), [&](auto tag) {
     using T = decltype(tag);
     T value = scalar.getData<T>()[0];
     T *out = result.getData<T>();
@@ -48,7 +48,7 @@ static RuntimeValue splat(const RuntimeValue &scalar, ArrayRef<int64_t> shape) {
 
 static RuntimeValue broadcast(const RuntimeValue &source,
                               ArrayRef<int64_t> shape) {
-  RuntimeValue result = RuntimeValue::allocate(source.getKind(), shape);
+  RuntimeValue result = RuntimeValue::allocate(source.getDataType(), shape);
   int64_t rank = shape.size();
   // The source's stride along each dimension, 0 where it is repeated.
   SmallVector<int64_t, 4> strides(rank, 0);
@@ -57,7 +57,7 @@ static RuntimeValue broadcast(const RuntimeValue &source,
     strides[dim] = source.getShape()[dim] == 1 ? 0 : stride;
     stride *= source.getShape()[dim];
   }
-  dispatchBySize(getKindSize(source.getKind()), [&](auto tag) {
+  dispatchBySize(getStorageSize(source.getDataType()), [&](auto tag) {
     using T = decltype(tag);
     const T *in = source.getData<T>();
     T *out = result.getData<T>();
@@ -129,7 +129,7 @@ static LogicalResult runLoad(Executor &executor, LoadOp op) {
   DataType type = *getDataType(pointee);
   // Masked lanes without `other` are undefined; they read as zero.
   RuntimeValue result =
-      RuntimeValue::allocate(*getKind(pointee), pointers.getShape());
+      RuntimeValue::allocate(*getElementDataType(pointee), pointers.getShape());
   const Pointer *addresses = pointers.getData<Pointer>();
   LogicalResult status = success();
   dispatchBySize(getDataTypeSize(type), [&](auto tag) {
@@ -188,7 +188,8 @@ static LogicalResult runStore(Executor &executor, StoreOp op) {
 static LogicalResult runAddPtr(Executor &executor, AddPtrOp op) {
   const RuntimeValue &pointers = executor.lookup(op.getPtr());
   IntView offsets(executor.lookup(op.getOffset()));
-  RuntimeValue result = RuntimeValue::allocate(Kind::Ptr, pointers.getShape());
+  RuntimeValue result =
+      RuntimeValue::allocate(DataType::Ptr, pointers.getShape());
   const Pointer *in = pointers.getData<Pointer>();
   Pointer *out = result.getData<Pointer>();
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
@@ -235,41 +236,56 @@ static RuntimeValue reduce(const RuntimeValue &source, ReduceKind reduceKind,
   auto base = [&](int64_t r) {
     return (r / inner) * length * inner + r % inner;
   };
-  Kind kind = source.getKind();
-  bool isMax = reduceKind == ReduceKind::max;
+  DataType kind = source.getDataType();
 
-  if (isFloatKind(kind)) {
+  if (isFloatDataType(kind)) {
     FloatView a(source);
     std::vector<float> scratch(
         llvm::PowerOf2Ceil(std::max<int64_t>(length, 1)));
-    std::vector<float> results(outer * inner);
-    for (int64_t r = 0, e = outer * inner; r < e; ++r) {
-      if (isMax) {
-        float max = -std::numeric_limits<float>::infinity();
-        for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
-          max = maximumF(max, a[k]);
-        results[r] = max;
-        continue;
+    // One result element, reduced in the order the GPU reduces it.
+    struct ReduceFloats {
+      FloatView &a;
+      std::vector<float> &scratch;
+      int64_t start, length, inner;
+      float operator()(SumReduction) const {
+        for (int64_t j = 0, k = start; j < length; ++j, k += inner)
+          scratch[j] = a[k];
+        return treeSum(scratch.data(), length);
       }
-      for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
-        scratch[j] = a[k];
-      results[r] = treeSum(scratch.data(), length);
-    }
+      float operator()(MaxReduction) const {
+        float max = -std::numeric_limits<float>::infinity();
+        for (int64_t j = 0, k = start; j < length; ++j, k += inner)
+          max = maximumF(max, a[k]);
+        return max;
+      }
+    };
+    std::vector<float> results(outer * inner);
+    for (int64_t r = 0, e = outer * inner; r < e; ++r)
+      results[r] = visitReduceKind(
+          reduceKind, ReduceFloats{a, scratch, base(r), length, inner});
     return makeFloats(kind, resultShape, [&](int64_t i) { return results[i]; });
   }
 
   IntView a(source);
-  return makeIntegers(kind, resultShape, [&](int64_t r) {
-    if (isMax) {
+  struct ReduceIntegers {
+    IntView &a;
+    int64_t start, length, inner;
+    int64_t operator()(SumReduction) const {
+      uint64_t sum = 0;
+      for (int64_t j = 0, k = start; j < length; ++j, k += inner)
+        sum += static_cast<uint64_t>(a[k]);
+      return static_cast<int64_t>(sum);
+    }
+    int64_t operator()(MaxReduction) const {
       int64_t max = std::numeric_limits<int64_t>::min();
-      for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
+      for (int64_t j = 0, k = start; j < length; ++j, k += inner)
         max = std::max(max, a[k]);
       return max;
     }
-    uint64_t sum = 0;
-    for (int64_t j = 0, k = base(r); j < length; ++j, k += inner)
-      sum += static_cast<uint64_t>(a[k]);
-    return static_cast<int64_t>(sum);
+  };
+  return makeIntegers(kind, resultShape, [&](int64_t r) {
+    return visitReduceKind(reduceKind,
+                           ReduceIntegers{a, base(r), length, inner});
   });
 }
 
@@ -278,27 +294,28 @@ static RuntimeValue reduce(const RuntimeValue &source, ReduceKind reduceKind,
 //===----------------------------------------------------------------------===//
 
 void interpreter::registerTileHandlers(HandlerTable &table) {
-  table.add<ProgramIdOp>(
-      [](Executor &executor, Operation *op) -> LogicalResult {
-        int32_t id = executor.getProgramId(
-            static_cast<unsigned>(cast<ProgramIdOp>(op).getAxis()));
-        executor.bind(op->getResult(0),
-                      makeIntegers(Kind::I32, {}, [&](int64_t) { return id; }));
-        return success();
-      });
-  table.add<NumProgramsOp>([](Executor &executor,
-                              Operation *op) -> LogicalResult {
-    int32_t size = executor.getNumPrograms(
-        static_cast<unsigned>(cast<NumProgramsOp>(op).getAxis()));
+  table.add<ProgramIdOp>([](Executor &executor,
+                            Operation *op) -> LogicalResult {
+    int32_t id = executor.getProgramId(
+        static_cast<unsigned>(cast<ProgramIdOp>(op).getAxis()));
     executor.bind(op->getResult(0),
-                  makeIntegers(Kind::I32, {}, [&](int64_t) { return size; }));
+                  makeIntegers(DataType::I32, {}, [&](int64_t) { return id; }));
     return success();
   });
+  table.add<NumProgramsOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        int32_t size = executor.getNumPrograms(
+            static_cast<unsigned>(cast<NumProgramsOp>(op).getAxis()));
+        executor.bind(
+            op->getResult(0),
+            makeIntegers(DataType::I32, {}, [&](int64_t) { return size; }));
+        return success();
+      });
   table.add<RangeOp>([](Executor &executor, Operation *op) -> LogicalResult {
     auto range = cast<RangeOp>(op);
     int64_t start = static_cast<int32_t>(range.getStart());
     executor.bind(range.getResult(),
-                  makeIntegers(Kind::I32, range.getType().getShape(),
+                  makeIntegers(DataType::I32, range.getType().getShape(),
                                [&](int64_t i) { return start + i; }));
     return success();
   });
@@ -344,8 +361,20 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     const RuntimeValue &source = executor.lookup(op->getOperand(0));
     FloatView a(source);
     executor.bind(op->getResult(0),
-                  makeFloats(source.getKind(), source.getShape(),
+                  makeFloats(source.getDataType(), source.getShape(),
                              [&](int64_t i) { return std::exp(a[i]); }));
+    return success();
+  });
+  // Each element widened exactly to f32, then rounded once (to nearest,
+  // ties to even) to the result type, as arith.extf and arith.truncf do.
+  table.add<CastOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    auto castOp = cast<CastOp>(op);
+    const RuntimeValue &source = executor.lookup(castOp.getX());
+    FloatView a(source);
+    executor.bind(castOp.getResult(),
+                  makeFloats(*getElementDataType(castOp.getType()),
+                             source.getShape(),
+                             [&](int64_t i) { return a[i]; }));
     return success();
   });
 }

@@ -18,7 +18,7 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
-#include "tile/Transforms/Passes.h"
+#include "tile/Pipelines/Passes.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -27,6 +27,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -101,4 +102,13 @@ void tile::registerTileToPTXDependencies(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+std::string tile::getBinaryObjects(ModuleOp module) {
+  std::string objects;
+  for (auto binary : module.getOps<gpu::BinaryOp>())
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        objects += object.getObject().getValue();
+  return objects;
 }

@@ -5,8 +5,8 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Runtime/Version.h"
-#include "tile/Specialize/Specialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,6 +41,16 @@ std::string mlir::tile::getDefaultPTXFeatures(llvm::StringRef chip) {
   if (!digits.getAsInteger(10, version) && version >= 100)
     return "+ptx88";
   return "+ptx80";
+}
+
+llvm::Error mlir::tile::checkChipName(llvm::StringRef chip) {
+  llvm::StringRef rest = chip;
+  if (!rest.consume_front("sm_") || rest.empty() ||
+      !llvm::isDigit(rest.front()))
+    return llvm::createStringError("--chip expects sm_ and a compute "
+                                   "capability, such as sm_90, got '" +
+                                   chip + "'");
+  return llvm::Error::success();
 }
 
 std::string mlir::tile::getDefaultCacheDir() {
@@ -115,10 +125,7 @@ mlir::tile::specializeArguments(FuncOp kernel, llvm::ArrayRef<KernelArg> args) {
 
 unsigned mlir::tile::getKernelNumWarps(FuncOp kernel,
                                        const CompileOptions &options) {
-  if (auto attr = kernel->getAttrOfType<IntegerAttr>(
-          TileDialect::getNumWarpsAttrName()))
-    return attr.getInt();
-  return options.numWarps;
+  return TileDialect::getNumWarps(kernel, options.numWarps);
 }
 
 void mlir::tile::registerCompilerDialects(DialectRegistry &registry) {
@@ -177,11 +184,19 @@ llvm::Expected<CompiledKernel>
 mlir::tile::compileKernel(FuncOp kernel,
                           const KernelSpecialization &specialization,
                           const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
   MLIRContext *context = kernel.getContext();
   CompiledKernel result;
   result.name = kernel.getSymName().str();
   result.format = options.format;
   result.numWarps = getKernelNumWarps(kernel, options);
+  result.chip = options.chip;
+  result.specialization = specialization.str();
   std::string features = options.features.empty()
                              ? getDefaultPTXFeatures(options.chip)
                              : options.features;
@@ -226,6 +241,7 @@ mlir::tile::compileKernel(FuncOp kernel,
     if (cached && (*cached)->getBufferSize() > 0) {
       result.binary = (*cached)->getBuffer().str();
       result.fromCache = true;
+      result.seconds = elapsed();
       return result;
     }
   }
@@ -277,10 +293,7 @@ mlir::tile::compileKernel(FuncOp kernel,
         llvm::StringRef(diagnostics).rtrim() +
         (diagnostics.empty() ? "(the pipeline gave no diagnostic)" : ""));
 
-  for (auto binary : module->getOps<gpu::BinaryOp>())
-    for (Attribute attr : binary.getObjects())
-      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
-        result.binary += object.getObject().getValue();
+  result.binary = getBinaryObjects(*module);
   if (result.binary.empty())
     return llvm::createStringError("compiling @" + result.name +
                                    " produced no binary");
@@ -298,6 +311,7 @@ mlir::tile::compileKernel(FuncOp kernel,
     if (err)
       result.cacheWarning = llvm::toString(std::move(err));
   }
+  result.seconds = elapsed();
   return result;
 }
 
@@ -309,7 +323,7 @@ llvm::Expected<CompiledKernel> mlir::tile::compileKernelSource(
       llvm::MemoryBuffer::getMemBufferCopy(source, "<kernel>");
   std::string specializeErrors;
   llvm::raw_string_ostream specializeStream(specializeErrors);
-  input = specialize(std::move(input), defines, specializeStream);
+  input = preprocess(std::move(input), defines, specializeStream);
   if (!input)
     return llvm::createStringError(llvm::StringRef(specializeErrors).rtrim());
 

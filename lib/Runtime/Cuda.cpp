@@ -1,7 +1,8 @@
 //===- Cuda.cpp - Loading and launching compiled kernels on a GPU ---------===//
 //
-// Built only where cuda.h was found (CudaStub.cpp otherwise). Every driver
-// call goes through CudaDriver::check, whose error names the call.
+// Every driver call goes through CudaDriver::check, whose error names the
+// call; every entry point reaches the driver through detail::getCudaDriver(),
+// which says "no CUDA driver found" where there is none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,14 +19,13 @@
 
 using namespace mlir;
 using namespace mlir::tile;
+using namespace mlir::tile::cuda;
 using detail::CudaDriver;
 
 /// The driver, for objects that exist only once it has loaded.
 static const CudaDriver &loadedDriver() {
   return llvm::cantFail(detail::getCudaDriver());
 }
-
-bool mlir::tile::isCudaRuntimeBuiltIn() { return true; }
 
 llvm::Expected<int> mlir::tile::getCudaDeviceCount() {
   llvm::Expected<const CudaDriver &> driver = detail::getCudaDriver();

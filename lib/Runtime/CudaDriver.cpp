@@ -7,12 +7,8 @@
 #include <cstdlib>
 #include <dlfcn.h>
 
+using namespace mlir::tile::cuda;
 using namespace mlir::tile::detail;
-
-#define TILE_CUDA_STRINGIFY_(x) #x
-// Stringifies its argument after macro expansion: cuMemAlloc ->
-// "cuMemAlloc_v2".
-#define TILE_CUDA_STRINGIFY(x) TILE_CUDA_STRINGIFY_(x)
 
 llvm::Error CudaDriver::check(CUresult result, llvm::StringRef call) const {
   if (result == CUDA_SUCCESS)
@@ -41,18 +37,19 @@ static llvm::Error load(CudaDriver &driver) {
         "interpreter with --target=cpu");
   }
   // Never closed: the driver stays loaded for the life of the process.
-#define TILE_CUDA_RESOLVE(name)                                                \
-  driver.name = reinterpret_cast<decltype(driver.name)>(                       \
-      dlsym(handle, TILE_CUDA_STRINGIFY(name)));                               \
+#define TILE_CUDA_RESOLVE(name, symbol, signature)                             \
+  driver.name =                                                                \
+      reinterpret_cast<decltype(driver.name)>(dlsym(handle, #symbol));         \
   if (!driver.name)                                                            \
     return llvm::createStringError(                                            \
-        "the CUDA driver " + llvm::Twine(driver.path) + " lacks " +            \
-        TILE_CUDA_STRINGIFY(name) + "; it is too old for this runtime");
-  TILE_CUDA_DRIVER_FUNCTIONS(TILE_CUDA_RESOLVE)
+        "the CUDA driver " + llvm::Twine(driver.path) + " lacks " + #symbol +  \
+        "; it is too old for this runtime");
+  TILE_CUDA_API_FUNCTIONS(TILE_CUDA_RESOLVE)
 #undef TILE_CUDA_RESOLVE
-  driver.cuFuncGetParamInfo =
-      reinterpret_cast<decltype(driver.cuFuncGetParamInfo)>(
-          dlsym(handle, "cuFuncGetParamInfo"));
+#define TILE_CUDA_RESOLVE_OPTIONAL(name, symbol, signature)                    \
+  driver.name = reinterpret_cast<decltype(driver.name)>(dlsym(handle, #symbol));
+  TILE_CUDA_API_OPTIONAL_FUNCTIONS(TILE_CUDA_RESOLVE_OPTIONAL)
+#undef TILE_CUDA_RESOLVE_OPTIONAL
 
   CUresult result = driver.cuInit(0);
   if (result == CUDA_ERROR_STUB_LIBRARY)

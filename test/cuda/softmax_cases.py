@@ -4,9 +4,8 @@
   softmax_cases.py KERNEL DTYPE CASES [--torch] [--work DIR]
 
 KERNEL is softmax, online or rows (examples/softmax.mlir,
-online_softmax.mlir, softmax_rows.mlir; for f16 and bf16,
-examples/softmax_half.mlir and Inputs/online_softmax_half.mlir,
-Inputs/softmax_rows_half.mlir, with -D DTYPE). DTYPE is f32, f16 or bf16. CASES names a set of shapes (see CASES below): the seeds' shapes, or
+online_softmax.mlir, softmax_rows.mlir, each with -D DTYPE). DTYPE is f32,
+f16 or bf16. CASES names a set of shapes (see CASES below): the seeds' shapes, or
 odd ones. For each shape it runs
 
   tile-run KERNEL --target=cuda --check --grid persistent:WORK ...
@@ -62,16 +61,9 @@ def next_pow2(n):
 
 def kernel_file(kernel, dtype):
     """The kernel file and the -D parameters that pick the element type."""
-    if kernel == "softmax":
-        if dtype == "f32":
-            return os.path.join(ROOT, "examples", "softmax.mlir"), {}
-        return (os.path.join(ROOT, "examples", "softmax_half.mlir"),
-                {"DTYPE": dtype})
-    name = {"online": "online_softmax", "rows": "softmax_rows"}[kernel]
-    if dtype == "f32":
-        return os.path.join(ROOT, "examples", name + ".mlir"), {}
-    return (os.path.join(HERE, "Inputs", name + "_half.mlir"),
-            {"DTYPE": dtype})
+    name = {"softmax": "softmax", "online": "online_softmax",
+            "rows": "softmax_rows"}[kernel]
+    return os.path.join(ROOT, "examples", name + ".mlir"), {"DTYPE": dtype}
 
 
 def configuration(kernel, rows, cols):

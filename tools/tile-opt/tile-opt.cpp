@@ -12,9 +12,9 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Pipelines/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
-#include "tile/Specialize/Specialize.h"
-#include "tile/Transforms/Passes.h"
+#include "tile/Preprocessor/Preprocessor.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   registerTransformsPasses();
   tile::registerTilePasses();
   tile::registerTileConversionPasses();
-  tile::registerTileTransformsPasses();
+  tile::registerTilePipelinesPasses();
   tilegpu::registerTileGPUPasses();
   tile::registerTileToPTXPipeline();
   registerSCFToControlFlowPass();
@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "tile-opt: " << errorMessage << "\n";
     return 1;
   }
-  input = tile::specialize(std::move(input), defines, llvm::errs());
+  input = tile::preprocess(std::move(input), defines, llvm::errs());
   if (!input)
     return 1;
 

@@ -18,7 +18,7 @@
 #define TILE_INTERPRETER_INTERPRETER_H
 
 #include "tile/Dialect/Tile/IR/Tile.h"
-#include "tile/Runner/KernelArg.h"
+#include "tile/HostData/KernelArg.h"
 
 #include "mlir/Support/LLVM.h"
 

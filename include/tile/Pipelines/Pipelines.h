@@ -9,6 +9,7 @@
 
 namespace mlir {
 class DialectRegistry;
+class ModuleOp;
 class OpPassManager;
 
 namespace tile {
@@ -62,6 +63,11 @@ void registerTileToPTXPipeline();
 /// Registers what the pipeline needs in a context: the dialects it creates,
 /// the translation to LLVM IR and the NVVM target.
 void registerTileToPTXDependencies(DialectRegistry &registry);
+
+/// The compiled kernels of `module` after the pipeline: the objects of its
+/// `gpu.binary` ops (PTX text, or a cubin), concatenated; empty when there
+/// are none.
+std::string getBinaryObjects(ModuleOp module);
 
 } // namespace tile
 } // namespace mlir

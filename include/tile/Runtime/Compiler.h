@@ -26,8 +26,8 @@
 #define TILE_RUNTIME_COMPILER_H
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/HostData/KernelArg.h"
 #include "tile/Pipelines/Pipelines.h"
-#include "tile/Runner/KernelArg.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -63,6 +63,9 @@ struct CompileOptions {
 /// The PTX features a chip needs: "+ptx80" up to sm_90, "+ptx88" from
 /// sm_100.
 std::string getDefaultPTXFeatures(llvm::StringRef chip);
+
+/// Checks a chip name: "sm_" and a compute capability, such as "sm_90".
+llvm::Error checkChipName(llvm::StringRef chip);
 
 /// The cache directory to use by default: $TILE_CACHE_DIR, else
 /// $XDG_CACHE_HOME/tile, else $HOME/.cache/tile; empty if none is set.
@@ -121,6 +124,11 @@ struct CompiledKernel {
   std::string cacheWarning;
   /// One entry per pass in pipeline order; empty on a cache hit.
   std::vector<PassTiming> passTimings;
+  /// The whole compilation (or the cache lookup), in seconds.
+  double seconds = 0;
+  /// What it was compiled for: the chip, and the specialization's str().
+  std::string chip;
+  std::string specialization;
 
   /// Threads per block: 32 x numWarps.
   unsigned getBlockSize() const { return 32 * numWarps; }

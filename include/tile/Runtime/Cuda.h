@@ -32,7 +32,7 @@
 #ifndef TILE_RUNTIME_CUDA_H
 #define TILE_RUNTIME_CUDA_H
 
-#include "tile/Runner/KernelArg.h"
+#include "tile/HostData/KernelArg.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"

@@ -80,13 +80,22 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
 
   Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value lhs,
                 Value rhs) const {
-    bool isFloat = isa<FloatType>(lhs.getType());
-    if (kind == tile::ReduceKind::sum)
-      return isFloat ? Value(LLVM::FAddOp::create(b, loc, lhs, rhs))
-                     : Value(LLVM::AddOp::create(b, loc, lhs, rhs));
-    // max propagates NaN, like arith.maximumf.
-    return isFloat ? Value(LLVM::MaximumOp::create(b, loc, lhs, rhs))
-                   : Value(LLVM::SMaxOp::create(b, loc, lhs, rhs));
+    struct Combine {
+      OpBuilder &b;
+      Location loc;
+      Value lhs, rhs;
+      bool isFloat() const { return isa<FloatType>(lhs.getType()); }
+      Value operator()(tile::SumReduction) const {
+        return isFloat() ? Value(LLVM::FAddOp::create(b, loc, lhs, rhs))
+                         : Value(LLVM::AddOp::create(b, loc, lhs, rhs));
+      }
+      // max propagates NaN, like arith.maximumf.
+      Value operator()(tile::MaxReduction) const {
+        return isFloat() ? Value(LLVM::MaximumOp::create(b, loc, lhs, rhs))
+                         : Value(LLVM::SMaxOp::create(b, loc, lhs, rhs));
+      }
+    };
+    return tile::visitReduceKind(kind, Combine{b, loc, lhs, rhs});
   }
 
   /// shfl.sync.bfly of a 32- or 64-bit value.

@@ -60,11 +60,16 @@ static void forEachTensorType(FuncOp func,
 
 LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
   MLIRContext *context = &getContext();
-  unsigned warps = numWarps;
-  if (auto attr =
-          func->getAttrOfType<IntegerAttr>(TileDialect::getNumWarpsAttrName()))
-    warps = attr.getInt();
-  if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps))
+  // Casts become arith ops, which the LLVM lowering knows (canonicalization
+  // does this too, but the pass must not depend on it).
+  SmallVector<CastOp> casts;
+  func.walk([&](CastOp cast) { casts.push_back(cast); });
+  IRRewriter rewriter(context);
+  for (CastOp cast : casts)
+    expandCastOp(cast, rewriter);
+
+  unsigned warps = TileDialect::getNumWarps(func, numWarps);
+  if (!TileDialect::isValidNumWarps(warps))
     return func.emitError("num-warps must be a power of two from 1 to 32, "
                           "got ")
            << warps;

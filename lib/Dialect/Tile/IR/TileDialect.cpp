@@ -84,10 +84,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' applies to kernels (tile.func)";
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || value.getValue().getSignificantBits() > 64 ||
-      value.getInt() <= 0 || value.getInt() > 32 ||
-      !llvm::isPowerOf2_64(value.getInt()))
+      !isValidNumWarps(value.getInt()))
     return op->emitOpError()
            << "'" << getNumWarpsAttrName()
            << "' must be a power of two from 1 to 32, got " << attr.getValue();
   return success();
+}
+
+unsigned TileDialect::getNumWarps(Operation *kernel, unsigned defaultNumWarps) {
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(getNumWarpsAttrName()))
+    return attr.getInt();
+  return defaultNumWarps;
 }

@@ -8,6 +8,7 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -435,3 +436,38 @@ LogicalResult ReduceOp::verify() {
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  return {};
+}
+
+void mlir::tile::expandCastOp(CastOp op, RewriterBase &rewriter) {
+  Value value = op.getX();
+  Type target = getElementTypeOrSelf(op.getType());
+  auto width = [](Type type) {
+    return getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  };
+  rewriter.setInsertionPoint(op);
+  // f16 <-> bf16: through f32, which holds both exactly.
+  if (width(value.getType()) == width(target) &&
+      getElementTypeOrSelf(value.getType()) != target) {
+    Type f32 = getSameShape(value.getType(), rewriter.getF32Type());
+    value = arith::ExtFOp::create(rewriter, op.getLoc(), f32, value);
+  }
+  if (width(value.getType()) < width(target))
+    value = arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), value);
+  else if (width(value.getType()) > width(target))
+    value = arith::TruncFOp::create(rewriter, op.getLoc(), op.getType(), value);
+  rewriter.replaceOp(op, value);
+}
+
+LogicalResult CastOp::canonicalize(CastOp op, PatternRewriter &rewriter) {
+  expandCastOp(op, rewriter);
+  return success();
+}

@@ -166,8 +166,8 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "unknown tilegpu attribute '"
                            << attr.getName().getValue() << "'";
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!value || value.getInt() <= 0 || value.getInt() > 32 ||
-      !llvm::isPowerOf2_64(value.getInt()))
+  if (!value || value.getValue().getSignificantBits() > 64 ||
+      !tile::TileDialect::isValidNumWarps(value.getInt()))
     return op->emitError() << "'" << getNumWarpsAttrName()
                            << "' must be a power of two from 1 to 32, got "
                            << attr.getValue();

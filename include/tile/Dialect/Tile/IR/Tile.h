@@ -13,6 +13,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -39,6 +40,31 @@ Type getSameShape(Type type, Type element);
 /// Returns the pointee type of a pointer, or the tensor of pointees of the
 /// same shape for a tile of pointers; null for anything else.
 Type getPointeeShape(Type ptrLike);
+
+/// Replaces a `tile.cast` between different types by `arith.extf` or
+/// `arith.truncf` (or both, through f32, between f16 and bf16); one between
+/// equal types by its operand.
+void expandCastOp(CastOp op, RewriterBase &rewriter);
+
+/// The kinds of `tile.reduce` as types, one per ReduceKind. Code that treats
+/// the kinds differently (the lowering, the interpreter) does so with an
+/// overload per tag through visitReduceKind, never with an `if` on the
+/// enum: a kind added to ReduceKind and here fails to compile wherever a
+/// visitor has no overload for it.
+struct SumReduction {};
+struct MaxReduction {};
+
+/// Calls `visitor` with the tag of `kind`.
+template <typename Visitor>
+decltype(auto) visitReduceKind(ReduceKind kind, Visitor &&visitor) {
+  switch (kind) {
+  case ReduceKind::sum:
+    return visitor(SumReduction{});
+  case ReduceKind::max:
+    return visitor(MaxReduction{});
+  }
+  llvm_unreachable("unknown tile.reduce kind");
+}
 
 } // namespace mlir::tile
 

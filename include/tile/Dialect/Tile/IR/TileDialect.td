@@ -39,6 +39,7 @@ def Tile_Dialect : Dialect {
     (see the `tile-pipeline-loops` pass).
   }];
 
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasRegionArgAttrVerify = 1;
@@ -57,6 +58,18 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumStagesAttrName() {
       return ::llvm::StringLiteral("tile.num_stages");
     }
+
+    /// The rule for warps per block, wherever they are given (the kernel's
+    /// attribute, tilegpu's, the pipeline's option, tile-run's): a power of
+    /// two from 1 to 32.
+    static bool isValidNumWarps(int64_t numWarps) {
+      return numWarps >= 1 && numWarps <= 32 &&
+             (numWarps & (numWarps - 1)) == 0;
+    }
+    /// The warps per block `kernel` runs with: its `tile.num_warps`, else
+    /// `defaultNumWarps` (the pipeline's option).
+    static unsigned getNumWarps(::mlir::Operation *kernel,
+                                unsigned defaultNumWarps);
 
     void registerTypes();
   }];

@@ -315,4 +315,32 @@ def Tile_ExpOp : Tile_Op<"exp", [Pure, SameOperandsAndResultType]
   let assemblyFormat = "$x attr-dict `:` type($result)";
 }
 
+def Tile_CastOp : Tile_Op<"cast", [Pure, SameOperandsAndResultShape]
+                                         # ElementwiseMappable.traits> {
+  let summary = "Elementwise conversion between float types";
+  let description = [{
+    Triton's `x.to(dtype)` for floats: each element of `x` (or a scalar)
+    converted to the result's element type, rounding to nearest, ties to
+    even, when it narrows. Unlike `arith.extf` and `arith.truncf`, which
+    only widen or only narrow, a cast may have the same type on both sides,
+    so a kernel generic over its element type (`${DTYPE}`) can load its
+    input as `DTYPE`, compute in f32 and store as `DTYPE` for every `DTYPE`,
+    f32 included:
+
+    ```mlir
+    %x = tile.cast %x_in : tensor<1024x${DTYPE}> to tensor<1024xf32>
+    ```
+
+    A cast between equal types folds away; canonicalization (and
+    `convert-tile-to-tilegpu`, for IR that was not canonicalized) turns the
+    others into `arith.extf` or `arith.truncf` (through f32 between f16 and
+    bf16).
+  }];
+  let arguments = (ins Tile_FloatLike:$x);
+  let results = (outs Tile_FloatLike:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `to` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

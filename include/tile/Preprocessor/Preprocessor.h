@@ -1,0 +1,64 @@
+//===- Preprocessor.h - The meta-parameters of kernel files -----*- C++ -*-===//
+//
+// The text preprocessor that runs before a kernel file is parsed. A kernel
+// file names its meta-parameters (tile sizes, warps, element types) with a
+// default, and uses them where a number or a type is needed:
+//
+//   // tile.param BLOCK_SIZE = 1024
+//   ...
+//   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
+//
+// Before the file is parsed, every `${NAME}` outside comments and string
+// literals is replaced by the parameter's value: its default, or the value
+// given with `-D NAME=VALUE`. This is the counterpart of Triton's
+// `tl.constexpr` arguments, which specialize a kernel for each value. A value
+// is an integer, or the name of an element type (f16, bf16, f32, i32, i64):
+// a parameter declared with a type takes only types, one declared with an
+// integer only integers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PREPROCESSOR_PREPROCESSOR_H
+#define TILE_PREPROCESSOR_PREPROCESSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir::tile {
+
+/// A meta-parameter declared by a kernel file.
+struct KernelParam {
+  std::string name;
+  /// The value as substituted: an integer's decimal digits, or a type name.
+  std::string value;
+  bool isType = false;
+};
+
+/// Returns the parameters `source` declares, with their values after applying
+/// `defines` (each `NAME=VALUE`), in declaration order, and the specialized
+/// text in `specialized`. On bad input (a malformed declaration, an unknown
+/// or malformed definition, a use of an undeclared parameter) prints a
+/// diagnostic with the file, line and column to `errs` and returns false.
+bool preprocess(const llvm::MemoryBuffer &source,
+                llvm::ArrayRef<std::string> defines, std::string &specialized,
+                std::vector<KernelParam> &params, llvm::raw_ostream &errs);
+
+/// Convenience wrapper: returns a buffer holding the specialized text under
+/// the source's name, or null after printing a diagnostic to `errs`.
+std::unique_ptr<llvm::MemoryBuffer>
+preprocess(std::unique_ptr<llvm::MemoryBuffer> source,
+           llvm::ArrayRef<std::string> defines, llvm::raw_ostream &errs);
+
+} // namespace mlir::tile
+
+#endif // TILE_PREPROCESSOR_PREPROCESSOR_H
