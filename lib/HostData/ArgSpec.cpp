@@ -19,17 +19,6 @@ static const char *const kSpecForms =
     "TYPE[SHAPE]=randn:SEED, uniform:SEED, zeros, fill:VALUE or @FILE.npy "
     "for a buffer (f32[1823x781]=randn:0), TYPE=VALUE for a scalar (i32=781)";
 
-static const llvm::fltSemantics &getSemantics(DataType type) {
-  switch (type) {
-  case DataType::F16:
-    return llvm::APFloat::IEEEhalf();
-  case DataType::BF16:
-    return llvm::APFloat::BFloat();
-  default:
-    return llvm::APFloat::IEEEsingle();
-  }
-}
-
 llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
                                                llvm::StringRef text) {
   llvm::StringRef name = getDataTypeName(type);
@@ -39,13 +28,15 @@ llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
     if (!negative)
       magnitude.consume_front("+");
     if (magnitude.equals_insensitive("inf"))
-      return Scalar{type, llvm::APFloat::getInf(getSemantics(type), negative)
-                              .bitcastToAPInt()
-                              .getZExtValue()};
+      return Scalar{type,
+                    llvm::APFloat::getInf(getFloatSemantics(type), negative)
+                        .bitcastToAPInt()
+                        .getZExtValue()};
     if (magnitude.equals_insensitive("nan"))
-      return Scalar{type, llvm::APFloat::getNaN(getSemantics(type), negative)
-                              .bitcastToAPInt()
-                              .getZExtValue()};
+      return Scalar{type,
+                    llvm::APFloat::getNaN(getFloatSemantics(type), negative)
+                        .bitcastToAPInt()
+                        .getZExtValue()};
     // APFloat accepts a few more spellings ("1e", "nan(1)"); hold the text
     // to plain decimal and hexadecimal numbers.
     static const llvm::Regex number(
@@ -60,7 +51,7 @@ llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
     };
     if (!number.match(text))
       return notANumber();
-    llvm::APFloat value(getSemantics(type));
+    llvm::APFloat value(getFloatSemantics(type));
     llvm::Expected<llvm::APFloat::opStatus> status =
         value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
     if (!status) {

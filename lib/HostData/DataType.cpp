@@ -93,6 +93,23 @@ bool mlir::tile::isFloatDataType(DataType type) {
   llvm_unreachable("unknown data type");
 }
 
+const llvm::fltSemantics &mlir::tile::getFloatSemantics(DataType type) {
+  switch (type) {
+  case DataType::F16:
+    return llvm::APFloat::IEEEhalf();
+  case DataType::BF16:
+    return llvm::APFloat::BFloat();
+  case DataType::F32:
+    return llvm::APFloat::IEEEsingle();
+  case DataType::I1:
+  case DataType::I32:
+  case DataType::I64:
+  case DataType::Ptr:
+    break;
+  }
+  llvm_unreachable("not a float type");
+}
+
 unsigned mlir::tile::getIntegerWidth(DataType type) {
   switch (type) {
   case DataType::I1:

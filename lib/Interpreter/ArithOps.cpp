@@ -254,17 +254,6 @@ static bool compareInts(arith::CmpIPredicate predicate, int64_t a, int64_t b,
   llvm_unreachable("unknown predicate");
 }
 
-static const llvm::fltSemantics &getSemantics(DataType kind) {
-  switch (kind) {
-  case DataType::F16:
-    return llvm::APFloat::IEEEhalf();
-  case DataType::BF16:
-    return llvm::APFloat::BFloat();
-  default:
-    return llvm::APFloat::IEEEsingle();
-  }
-}
-
 /// An integer to a float of `kind`, rounded once to nearest, ties to even.
 static RuntimeValue convertIntsToFloats(const RuntimeValue &source,
                                         DataType kind, bool isSigned) {
@@ -277,7 +266,7 @@ static RuntimeValue convertIntsToFloats(const RuntimeValue &source,
   RuntimeValue result = RuntimeValue::allocate(kind, source.getShape());
   uint16_t *data = result.getData<uint16_t>();
   for (int64_t i = 0, e = source.getNumElements(); i < e; ++i) {
-    llvm::APFloat value(getSemantics(kind));
+    llvm::APFloat value(getFloatSemantics(kind));
     value.convertFromAPInt(llvm::APInt(64, static_cast<uint64_t>(a[i])),
                            isSigned, llvm::APFloat::rmNearestTiesToEven);
     data[i] = static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
@@ -566,7 +555,8 @@ void interpreter::registerArithHandlers(HandlerTable &table) {
         for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
           llvm::APFloat value(a[i]);
           bool losesInfo;
-          value.convert(getSemantics(kind), getRoundingMode(*mode), &losesInfo);
+          value.convert(getFloatSemantics(kind), getRoundingMode(*mode),
+                        &losesInfo);
           storeBits(result, i, value.bitcastToAPInt().getZExtValue());
         }
         executor.bind(op->getResult(0), result);

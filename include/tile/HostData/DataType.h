@@ -21,6 +21,10 @@
 #include <cstdint>
 #include <optional>
 
+namespace llvm {
+struct fltSemantics;
+} // namespace llvm
+
 namespace mlir {
 class Type;
 namespace tile {
@@ -46,6 +50,9 @@ bool isHostDataType(DataType type);
 
 /// True for f16, bf16 and f32.
 bool isFloatDataType(DataType type);
+
+/// APFloat's semantics of a float type (f16, bf16 or f32 only).
+const llvm::fltSemantics &getFloatSemantics(DataType type);
 
 /// The bit width of an integer type (1, 32 or 64); 0 for floats.
 unsigned getIntegerWidth(DataType type);
