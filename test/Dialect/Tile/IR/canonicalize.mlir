@@ -142,3 +142,30 @@ tile.func @broadcast_chain(%p: !tile.ptr<i32>) {
   tile.store %ptrs, %b2 : tensor<2x4x8x!tile.ptr<i32>>
   tile.return
 }
+
+// -----
+
+// tile.cast: between equal types it folds away; it widens with extf, narrows
+// with truncf, and goes from f16 to bf16 through f32.
+// CHECK-LABEL: tile.func @casts
+// CHECK-SAME: (%[[X:[^:]*]]: f16, %[[Y:[^:]*]]: f32,
+// CHECK-NOT: tile.cast
+// CHECK: tile.store %{{.*}}, %[[Y]] : !tile.ptr<f32>
+// CHECK: %[[W:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK: tile.store %{{.*}}, %[[W]] : !tile.ptr<f32>
+// CHECK: %[[N:.*]] = arith.truncf %[[Y]] : f32 to bf16
+// CHECK: tile.store %{{.*}}, %[[N]] : !tile.ptr<bf16>
+// CHECK: %[[V:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK: %[[O:.*]] = arith.truncf %[[V]] : f32 to bf16
+// CHECK: tile.store %{{.*}}, %[[O]] : !tile.ptr<bf16>
+tile.func @casts(%x: f16, %y: f32, %p: !tile.ptr<f32>, %q: !tile.ptr<bf16>) {
+  %same = tile.cast %y : f32 to f32
+  tile.store %p, %same : !tile.ptr<f32>
+  %wide = tile.cast %x : f16 to f32
+  tile.store %p, %wide : !tile.ptr<f32>
+  %narrow = tile.cast %y : f32 to bf16
+  tile.store %q, %narrow : !tile.ptr<bf16>
+  %other = tile.cast %x : f16 to bf16
+  tile.store %q, %other : !tile.ptr<bf16>
+  tile.return
+}

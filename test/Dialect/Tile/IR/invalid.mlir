@@ -539,3 +539,20 @@ tile.func @num_warps_on_loop(%n: i32) {
 tile.func @unknown_attr() attributes {tile.unroll = 2 : i32} {
   tile.return
 }
+
+// -----
+
+tile.func @cast_int(%x: i32) {
+  // expected-error @below {{operand #0 must be f16, bf16 or f32}}
+  %y = tile.cast %x : i32 to f32
+  tile.return
+}
+
+// -----
+
+tile.func @cast_shape(%x: f16) {
+  %t = tile.splat %x : f16 -> tensor<8xf16>
+  // expected-error @below {{requires the same shape for all operands and results}}
+  %y = tile.cast %t : tensor<8xf16> to tensor<4xf32>
+  tile.return
+}
