@@ -244,7 +244,8 @@ llvm::Expected<KernelArg> mlir::tile::createKernelArg(const ArgSpec &spec) {
             fillRandom(*buffer, spec.seed, spec.kind == ArgSpec::Kind::Randn))
       return std::move(err);
     break;
-  default:
+  case ArgSpec::Kind::Scalar:
+  case ArgSpec::Kind::File:
     llvm_unreachable("handled above");
   }
   return KernelArg(std::move(*buffer));

@@ -32,9 +32,13 @@ float Scalar::getFloatValue() const {
     std::memcpy(&result, &word, sizeof(result));
     return result;
   }
-  default:
-    return static_cast<float>(getSExtValue());
+  case DataType::I1:
+  case DataType::I32:
+  case DataType::I64:
+  case DataType::Ptr:
+    break;
   }
+  return static_cast<float>(getSExtValue());
 }
 
 std::string Scalar::getDescription() const {

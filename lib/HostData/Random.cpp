@@ -2,6 +2,8 @@
 
 #include "tile/HostData/Random.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -58,8 +60,11 @@ llvm::Error mlir::tile::fillRandom(HostBuffer &buffer, uint64_t seed,
       data[i] = convertDoubleToBF16(next());
     break;
   }
-  default:
-    break;
+  case DataType::I1:
+  case DataType::I32:
+  case DataType::I64:
+  case DataType::Ptr:
+    llvm_unreachable("checked above");
   }
   return llvm::Error::success();
 }

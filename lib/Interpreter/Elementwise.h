@@ -48,9 +48,13 @@ public:
       elements = copy.data();
       return;
     }
-    default:
-      llvm_unreachable("not a float value");
+    case DataType::I1:
+    case DataType::I32:
+    case DataType::I64:
+    case DataType::Ptr:
+      break;
     }
+    llvm_unreachable("not a float value");
   }
   float operator[](int64_t i) const { return elements[i]; }
 
@@ -85,9 +89,13 @@ public:
       elements = copy.data();
       return;
     }
-    default:
-      llvm_unreachable("not an integer value");
+    case DataType::F16:
+    case DataType::BF16:
+    case DataType::F32:
+    case DataType::Ptr:
+      break;
     }
+    llvm_unreachable("not an integer value");
   }
   /// The signed value of element `i`.
   int64_t operator[](int64_t i) const { return elements[i]; }
@@ -133,7 +141,10 @@ RuntimeValue makeFloats(DataType kind, ArrayRef<int64_t> shape, F f) {
       data[i] = convertFloatToBF16(f(i));
     break;
   }
-  default:
+  case DataType::I1:
+  case DataType::I32:
+  case DataType::I64:
+  case DataType::Ptr:
     llvm_unreachable("not a float kind");
   }
   return result;
@@ -164,7 +175,10 @@ RuntimeValue makeIntegers(DataType kind, ArrayRef<int64_t> shape, F f) {
       data[i] = static_cast<int64_t>(f(i));
     break;
   }
-  default:
+  case DataType::F16:
+  case DataType::BF16:
+  case DataType::F32:
+  case DataType::Ptr:
     llvm_unreachable("not an integer kind");
   }
   return result;

@@ -51,9 +51,13 @@ int64_t RuntimeValue::getInteger() const {
     return getData<int32_t>()[0];
   case DataType::I64:
     return getData<int64_t>()[0];
-  default:
-    llvm_unreachable("not an integer");
+  case DataType::F16:
+  case DataType::BF16:
+  case DataType::F32:
+  case DataType::Ptr:
+    break;
   }
+  llvm_unreachable("not an integer");
 }
 
 std::string interpreter::describeLane(ArrayRef<int64_t> shape, int64_t index,

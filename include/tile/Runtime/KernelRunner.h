@@ -6,14 +6,16 @@
 //   KernelSource::Options sourceOptions;
 //   sourceOptions.defines = {"BLOCK_SIZE=1024"};
 //   auto source = KernelSource::loadFile("softmax.mlir", sourceOptions);
-//   // parse the argument specs, check them against the signature, make them
-//   SmallVector<KernelArg> args = ...;   // source->checkArgSpec,
-//   createKernelArg RunOptions options; options.target = Target::CUDA;       //
-//   or Target::CPU: the interpreter options.grid =
-//   *GridSpec::parse("persistent"); auto runner =
-//   KernelRunner::create(**source, options); auto result =
-//   (*runner)->run(args); // compile (or the cache), JIT, launch auto check =
-//   checkAgainstInterpreter(**source, result->grid, args,
+//   // Parse the argument specs, check them against the signature
+//   // (checkArgSpec) and make them (createKernelArg).
+//   SmallVector<KernelArg> args = ...;
+//   RunOptions options;
+//   options.target = Target::CUDA; // or Target::CPU: the interpreter
+//   options.grid = *GridSpec::parse("persistent");
+//   auto runner = KernelRunner::create(**source, options);
+//   // Compile (or take from the cache), JIT, launch.
+//   auto result = (*runner)->run(args);
+//   auto check = checkAgainstInterpreter(**source, result->grid, args,
 //                                        result->outputs, {});
 //   auto bench = (*runner)->benchmark(BenchOptions());
 //
