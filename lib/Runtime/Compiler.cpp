@@ -105,12 +105,9 @@ mlir::tile::specializeArguments(FuncOp kernel, llvm::ArrayRef<KernelArg> args) {
       divisibility = 16;
     } else if (getIntegerWidth(arg.getDataType()) > 1) {
       int64_t value = arg.getScalar().getSExtValue();
-      if (existing > 1 && value % existing != 0)
-        return llvm::createStringError("argument " + llvm::Twine(index) +
-                                       " is " + llvm::Twine(value) +
-                                       ", which breaks its promise '" +
-                                       TileDialect::getDivisibilityAttrName() +
-                                       " = " + llvm::Twine(existing) + "'");
+      std::string broken = checkIntegerArgument(kernel, index, value);
+      if (!broken.empty())
+        return llvm::createStringError(broken);
       uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : value;
       divisibility = magnitude == 0
                          ? 16

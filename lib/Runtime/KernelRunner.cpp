@@ -262,8 +262,28 @@ llvm::Error KernelSource::checkArgSpec(unsigned index,
   if (index >= kernel.getNumArguments())
     return llvm::createStringError(getSignature() + " has no parameter " +
                                    llvm::Twine(index));
-  return checkArgumentType(kernel.getArgumentTypes()[index], spec.type,
-                           spec.isBuffer());
+  if (llvm::Error err = checkArgumentType(kernel.getArgumentTypes()[index],
+                                          spec.type, spec.isBuffer()))
+    return err;
+  if (spec.isBuffer() || isFloatDataType(spec.type))
+    return llvm::Error::success();
+  std::string broken =
+      checkIntegerArgument(kernel, index, spec.value.getSExtValue());
+  if (broken.empty())
+    return llvm::Error::success();
+  // A bound usually comes from a meta-parameter: name the ones whose value
+  // it is.
+  auto bound = kernel.getArgAttrOfType<IntegerAttr>(
+      index, TileDialect::getMaxValueAttrName());
+  SmallVector<std::string> setters;
+  if (bound && spec.value.getSExtValue() > bound.getInt())
+    for (const KernelParam &param : params)
+      if (!param.isType && param.value == std::to_string(bound.getInt()))
+        setters.push_back(param.name);
+  if (!setters.empty())
+    broken += " (the value of " + llvm::join(setters, ", ") +
+              ": set a larger value, or tune the kernel)";
+  return llvm::createStringError(broken);
 }
 
 llvm::Error KernelSource::checkOutputIndex(unsigned index) const {
