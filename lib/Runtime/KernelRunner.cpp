@@ -2,6 +2,7 @@
 
 #include "tile/Runtime/KernelRunner.h"
 
+#include "tile/Analysis/RegisterEstimate.h"
 #include "tile/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -189,12 +190,14 @@ KernelSource::loadString(llvm::StringRef text, llvm::StringRef bufferName,
 llvm::Error KernelSource::load(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                const Options &options) {
   diagnostics = options.diagnostics ? options.diagnostics : &llvm::errs();
-  std::string text;
-  if (!preprocess(*buffer, options.defines, text, params, *diagnostics))
+  text = buffer->getBuffer().str();
+  std::string specialized;
+  if (!preprocess(*buffer, options.defines, specialized, params, *diagnostics))
     return llvm::make_error<DiagnosedError>(
         "the kernel file's meta-parameters are wrong");
   impl->sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, buffer->getBufferIdentifier()),
+      llvm::MemoryBuffer::getMemBufferCopy(specialized,
+                                           buffer->getBufferIdentifier()),
       llvm::SMLoc());
   impl->handler = std::make_unique<SourceMgrDiagnosticHandler>(
       impl->sourceMgr, &impl->context, *diagnostics);
@@ -262,28 +265,37 @@ llvm::Error KernelSource::checkArgSpec(unsigned index,
   if (index >= kernel.getNumArguments())
     return llvm::createStringError(getSignature() + " has no parameter " +
                                    llvm::Twine(index));
-  if (llvm::Error err = checkArgumentType(kernel.getArgumentTypes()[index],
-                                          spec.type, spec.isBuffer()))
-    return err;
-  if (spec.isBuffer() || isFloatDataType(spec.type))
-    return llvm::Error::success();
-  std::string broken =
-      checkIntegerArgument(kernel, index, spec.value.getSExtValue());
-  if (broken.empty())
-    return llvm::Error::success();
-  // A bound usually comes from a meta-parameter: name the ones whose value
-  // it is.
-  auto bound = kernel.getArgAttrOfType<IntegerAttr>(
-      index, TileDialect::getMaxValueAttrName());
-  SmallVector<std::string> setters;
-  if (bound && spec.value.getSExtValue() > bound.getInt())
-    for (const KernelParam &param : params)
-      if (!param.isType && param.value == std::to_string(bound.getInt()))
-        setters.push_back(param.name);
-  if (!setters.empty())
-    broken += " (the value of " + llvm::join(setters, ", ") +
-              ": set a larger value, or tune the kernel)";
-  return llvm::createStringError(broken);
+  return checkArgumentType(kernel.getArgumentTypes()[index], spec.type,
+                           spec.isBuffer());
+}
+
+llvm::Error
+KernelSource::checkArgumentValues(llvm::ArrayRef<KernelArg> args) const {
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    if (index >= kernel.getNumArguments() || arg.isBuffer() ||
+        isFloatDataType(arg.getDataType()))
+      continue;
+    int64_t value = arg.getScalar().getSExtValue();
+    std::string broken = checkIntegerArgument(kernel, index, value);
+    if (broken.empty())
+      continue;
+    // A bound usually comes from a meta-parameter: name the ones whose
+    // value it is.
+    auto bound = kernel.getArgAttrOfType<IntegerAttr>(
+        index, TileDialect::getMaxValueAttrName());
+    SmallVector<std::string> setters;
+    if (bound && value > bound.getInt())
+      for (const KernelParam &param : params)
+        if (!param.isType && param.value == std::to_string(bound.getInt()))
+          setters.push_back(param.name);
+    if (!setters.empty())
+      broken += " (the value of " + llvm::join(setters, ", ") +
+                ": set a larger value, or tune the kernel)";
+    kernel.emitError(broken);
+    return llvm::make_error<DiagnosedError>("a launch argument breaks a "
+                                            "promise of the kernel");
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error KernelSource::checkOutputIndex(unsigned index) const {
@@ -423,26 +435,54 @@ void CheckReport::print(llvm::raw_ostream &os) const {
   }
 }
 
-llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
-    KernelSource &source, llvm::ArrayRef<int64_t> grid,
-    llvm::ArrayRef<KernelArg> inputs, llvm::ArrayRef<KernelArg> outputs,
-    const CheckOptions &options) {
-  if (inputs.size() != outputs.size())
-    return llvm::createStringError(
-        "the check compares " + llvm::Twine(outputs.size()) + " results with " +
-        llvm::Twine(inputs.size()) + " inputs");
+std::string mlir::tile::describeSpill(const KernelSource &source,
+                                      unsigned numWarps, int localBytes) {
   FuncOp kernel = source.getKernel();
-  if (failed(checkInterpretable(kernel)))
-    return llvm::make_error<DiagnosedError>(
-        "the check needs the CPU interpreter, which cannot run @" +
-        kernel.getSymName().str());
-  SmallVector<KernelArg> expected(inputs.begin(), inputs.end());
-  Clock::time_point start = Clock::now();
-  if (failed(interpretKernel(kernel, grid, expected)))
-    return llvm::make_error<DiagnosedError>(
-        "the CPU interpreter failed on the same arguments");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "@" << kernel.getSymName() << " spills registers to local memory ("
+     << localBytes << " bytes per thread)";
+  // The largest floating-point tile, and the parameters of its shape.
+  RankedTensorType largest;
+  unsigned registers = 0;
+  kernel.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (unsigned size = estimateRegisters(type, numWarps); size > registers) {
+        registers = size;
+        largest = cast<RankedTensorType>(type);
+      }
+  });
+  if (!largest)
+    return text;
+  SmallVector<std::string> setters, warps;
+  for (const KernelParam &param : source.getParams()) {
+    if (param.isType)
+      continue;
+    if (llvm::any_of(largest.getShape(), [&](int64_t dim) {
+          return param.value == std::to_string(dim);
+        }))
+      setters.push_back(param.name + " = " + param.value);
+    else if (param.value == std::to_string(numWarps))
+      warps.push_back(param.name + " = " + param.value);
+  }
+  os << ": its largest tile, " << largest << ", takes " << registers
+     << " registers per thread over " << numWarps << " warps, of the "
+     << getRegisterBudget(numWarps) << " each thread may use";
+  if (!setters.empty())
+    os << "; " << llvm::join(setters, ", ")
+       << " sets its size: a smaller value";
+  else
+    os << "; a smaller tile";
+  os << " or more warps"
+     << (warps.empty() ? "" : " (" + llvm::join(warps, ", ") + ")")
+     << " would keep it in registers";
+  return text;
+}
+
+CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
+                                             llvm::ArrayRef<KernelArg> expected,
+                                             const CheckOptions &options) {
   CheckReport report;
-  report.seconds = since(start);
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(outputs, expected))) {
     const KernelArg &actual = std::get<0>(pair);
@@ -466,6 +506,29 @@ llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
       entry.error = llvm::toString(result.takeError());
     report.entries.push_back(std::move(entry));
   }
+  return report;
+}
+
+llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
+    KernelSource &source, llvm::ArrayRef<int64_t> grid,
+    llvm::ArrayRef<KernelArg> inputs, llvm::ArrayRef<KernelArg> outputs,
+    const CheckOptions &options) {
+  if (inputs.size() != outputs.size())
+    return llvm::createStringError(
+        "the check compares " + llvm::Twine(outputs.size()) + " results with " +
+        llvm::Twine(inputs.size()) + " inputs");
+  FuncOp kernel = source.getKernel();
+  if (failed(checkInterpretable(kernel)))
+    return llvm::make_error<DiagnosedError>(
+        "the check needs the CPU interpreter, which cannot run @" +
+        kernel.getSymName().str());
+  SmallVector<KernelArg> expected(inputs.begin(), inputs.end());
+  Clock::time_point start = Clock::now();
+  if (failed(interpretKernel(kernel, grid, expected)))
+    return llvm::make_error<DiagnosedError>(
+        "the CPU interpreter failed on the same arguments");
+  CheckReport report = compareWithReference(outputs, expected, options);
+  report.seconds = since(start);
   return report;
 }
 
@@ -540,6 +603,8 @@ const CompiledKernel *KernelRunner::getCompiled() const {
 
 llvm::Expected<RunResult> KernelRunner::run(llvm::ArrayRef<KernelArg> args) {
   if (llvm::Error err = source.checkArgumentCount(args.size()))
+    return std::move(err);
+  if (llvm::Error err = source.checkArgumentValues(args))
     return std::move(err);
   switch (options.target) {
   case Target::CPU:
@@ -623,6 +688,10 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
   if (llvm::Error err = function->checkParameters(args.size()))
     return llvm::createStringError(llvm::toString(std::move(err)) + origin);
   state.function = *function;
+  if (options.warnOnSpill && function->localBytes > 0)
+    llvm::WithColor::warning(source.getDiagnosticStream(), "tile-run")
+        << describeSpill(source, state.blockSize / 32, function->localBytes)
+        << "\n";
   return llvm::Error::success();
 }
 

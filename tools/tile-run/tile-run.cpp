@@ -15,6 +15,7 @@
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/KernelRunner.h"
+#include "tile/Runtime/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -155,6 +156,16 @@ static cl::opt<bool>
                       "the guard zones that catch writes past its ends (for "
                       "compute-sanitizer, which then sees every such access)"),
              cl::cat(cudaCategory));
+static cl::opt<bool>
+    tuneOption("tune",
+               cl::desc("Time every configuration of the kernel's declared "
+                        "meta-parameters on this launch, store the fastest "
+                        "in the tuning cache and run with it"),
+               cl::cat(cudaCategory));
+static cl::opt<bool> noTuningCache(
+    "no-tuning-cache",
+    cl::desc("Run with the defaults and -D, not the tuning cache's choice"),
+    cl::cat(cudaCategory));
 static cl::opt<bool> timingOption(
     "timing",
     cl::desc("Print how long parsing, each pass of the pipeline, the "
@@ -231,8 +242,11 @@ static int checkOptions(bool emitting, Target runTarget) {
                   " runs the kernel; --emit only compiles it");
     return 0;
   }
-  if (runTarget == Target::CPU && !ptxOption.empty())
-    return fail("--ptx needs a GPU (--target=cuda)");
+  if (runTarget == Target::CPU && (!ptxOption.empty() || tuneOption))
+    return fail(llvm::Twine("--") + (tuneOption ? "tune" : "ptx") +
+                " needs a GPU (--target=cuda)");
+  if (tuneOption && !ptxOption.empty())
+    return fail("--tune compiles the kernel; --ptx loads it from a file");
   if (!TileDialect::isValidNumWarps(numWarpsOption))
     return fail("--num-warps expects a power of two from 1 to 32, got " +
                 llvm::Twine(numWarpsOption));
@@ -264,7 +278,7 @@ int main(int argc, char **argv) {
       "[--target=cpu|cuda]\n"
       "           --grid X[,Y[,Z]]|persistent[:N] --arg SPEC... "
       "[--out INDEX=FILE.npy]...\n"
-      "           [--check] [--bench] [--timing]\n"
+      "           [--check] [--bench] [--tune] [--timing]\n"
       "  tile-run KERNEL.mlir --emit=ptx|cubin [-o FILE] [--chip sm_XY] "
       "[--arg SPEC]...\n"
       "  tile-run --list-devices\n");
@@ -320,34 +334,31 @@ int main(int argc, char **argv) {
       KernelSource::loadFile(inputFilename, sourceOptions);
   if (!loaded)
     return fail(loaded.takeError());
-  KernelSource &source = **loaded;
+  std::unique_ptr<KernelSource> kernelSource = std::move(*loaded);
+  KernelSource *source = kernelSource.get();
   if (!(emitting && argOptions.empty()))
-    if (llvm::Error err = source.checkArgumentCount(argOptions.size()))
+    if (llvm::Error err = source->checkArgumentCount(argOptions.size()))
       return fail(std::move(err));
   SmallVector<ArgSpec> specs;
   for (auto [index, text] : llvm::enumerate(argOptions)) {
     llvm::Expected<ArgSpec> spec = parseArgSpec(text);
     llvm::Error err =
-        spec ? source.checkArgSpec(index, *spec) : spec.takeError();
+        spec ? source->checkArgSpec(index, *spec) : spec.takeError();
     if (err)
       return fail("--arg " + llvm::Twine(index) + " ('" + text +
                   "'): " + llvm::toString(std::move(err)));
     specs.push_back(std::move(*spec));
   }
   for (const auto &[index, path] : *outputs)
-    if (llvm::Error err = source.checkOutputIndex(index))
+    if (llvm::Error err = source->checkOutputIndex(index))
       return fail("--out " + llvm::Twine(index) + "=" + path + ": " +
                   llvm::toString(std::move(err)));
   if (emitting)
-    return emitCode(source, specs);
+    return emitCode(*source, specs);
 
-  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::create(source, options);
-  if (!runner)
-    return fail(runner.takeError());
-  if (checkOption && failed(checkInterpretable(source.getKernel())))
+  if (checkOption && failed(checkInterpretable(source->getKernel())))
     return fail("--check needs the CPU interpreter, which cannot run @" +
-                source.getKernelName());
+                source->getKernelName());
   SmallVector<KernelArg> args;
   for (auto [index, spec] : llvm::enumerate(specs)) {
     llvm::Expected<KernelArg> arg = createKernelArg(spec);
@@ -356,17 +367,37 @@ int main(int argc, char **argv) {
                   "'): " + llvm::toString(arg.takeError()));
     args.push_back(std::move(*arg));
   }
+  CheckOptions check{given(rtolOption), given(atolOption)};
+  BenchOptions bench;
+  bench.repetitions = benchReps;
+  bench.warmup = benchWarmup;
+  if (options.target == Target::CUDA && options.binaryFile.empty()) {
+    TuneOptions tuning{sourceOptions, options, bench, check, &llvm::errs()};
+    llvm::Expected<std::unique_ptr<KernelSource>> tuned =
+        loadTunedKernel(std::move(kernelSource), args, tuning,
+                        tuneOption      ? TuningMode::Tune
+                        : noTuningCache ? TuningMode::IgnoreCache
+                                        : TuningMode::UseCache,
+                        llvm::outs());
+    if (!tuned)
+      return fail(tuned.takeError());
+    kernelSource = std::move(*tuned);
+    source = kernelSource.get();
+  }
+  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
+      KernelRunner::create(*source, options);
+  if (!runner)
+    return fail(runner.takeError());
   llvm::Expected<RunResult> result = (*runner)->run(args);
   if (!result)
     return fail(result.takeError());
-  printRunSummary(llvm::outs(), source.getKernelName(), *result,
+  printRunSummary(llvm::outs(), source->getKernelName(), *result,
                   options.target);
 
   bool checked = true;
   if (checkOption) {
-    CheckOptions check{given(rtolOption), given(atolOption)};
     llvm::Expected<CheckReport> report = checkAgainstInterpreter(
-        source, result->grid, args, result->outputs, check);
+        *source, result->grid, args, result->outputs, check);
     if (!report)
       return fail(report.takeError());
     (*runner)->getTimings().add("CPU interpreter (--check)", report->seconds);
@@ -374,9 +405,6 @@ int main(int argc, char **argv) {
     checked = report->passed();
   }
   if (benchOption) {
-    BenchOptions bench;
-    bench.repetitions = benchReps;
-    bench.warmup = benchWarmup;
     llvm::Expected<BenchReport> report =
         (*runner)->benchmark(bench, given(bytesOption));
     if (!report)
