@@ -125,6 +125,22 @@ struct Candidate {
 };
 } // namespace
 
+std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
+                                          const CompileOptions &options) {
+  FuncOp kernel = source.getKernel();
+  if (kernel.getBody().empty())
+    return "";
+  unsigned warps = getKernelNumWarps(kernel, options);
+  unsigned peak = estimatePeakRegisters(kernel.getBody().front(), warps);
+  unsigned budget = getRegisterBudget(warps);
+  if (peak + kReservedRegisters <= budget)
+    return "";
+  return llvm::formatv("its tiles need about {0} registers per thread, and "
+                       "{1} more for scalars, of the {2} each of {3} threads "
+                       "may use",
+                       peak, kReservedRegisters, budget, warps * 32);
+}
+
 /// The first line of `text`, trimmed.
 static std::string firstLine(llvm::StringRef text) {
   return text.trim().split('\n').first.trim().str();
@@ -168,17 +184,10 @@ static Candidate prepare(llvm::StringRef text, llvm::StringRef path,
       return candidate;
     }
   }
-  unsigned warps = getKernelNumWarps(kernel, options.run.compile);
-  unsigned peak = kernel.getBody().empty()
-                      ? 0
-                      : estimatePeakRegisters(kernel.getBody().front(), warps);
-  unsigned budget = getRegisterBudget(warps);
-  if (peak + kReservedRegisters > budget) {
+  std::string noRoom = checkRegisterRoom(**source, options.run.compile);
+  if (!noRoom.empty()) {
     candidate.entry.outcome = TuneEntry::Outcome::NoRoom;
-    candidate.entry.reason = llvm::formatv(
-        "its tiles need about {0} registers per thread, and {1} more for "
-        "scalars, of the {2} each of {3} threads may use",
-        peak, kReservedRegisters, budget, warps * 32);
+    candidate.entry.reason = noRoom;
     return candidate;
   }
   candidate.source = std::move(*source);
@@ -598,50 +607,152 @@ reload(const KernelSource &base, const KernelSource::Options &options,
   return KernelSource::loadString(base.getText(), base.getFileName(), reloaded);
 }
 
+/// Why a launch with `args` cannot run `source`'s kernel: a broken bound,
+/// or (with `registers`) no room in registers; empty when it can.
+static std::string checkFit(const KernelSource &source,
+                            llvm::ArrayRef<KernelArg> args, bool registers,
+                            const CompileOptions &options) {
+  FuncOp kernel = source.getKernel();
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    if (index >= kernel.getNumArguments() || arg.isBuffer() ||
+        isFloatDataType(arg.getDataType()))
+      continue;
+    std::string broken =
+        checkIntegerArgument(kernel, index, arg.getScalar().getSExtValue());
+    if (!broken.empty())
+      return broken;
+  }
+  return registers ? checkRegisterRoom(source, options) : "";
+}
+
+std::unique_ptr<KernelSource> mlir::tile::fitToLaunch(
+    std::unique_ptr<KernelSource> base, llvm::ArrayRef<KernelArg> args,
+    const TuneOptions &options, bool registers, std::string &note) {
+  note.clear();
+  std::string why = checkFit(*base, args, registers, options.run.compile);
+  if (why.empty())
+    return base;
+  // The configurations by their distance from the defaults: the steps
+  // through each parameter's declared values.
+  std::vector<TuneConfig> configs = enumerateSearchSpace(base->getParams());
+  auto distance = [&](const TuneConfig &config) {
+    int64_t steps = 0;
+    for (llvm::StringRef define : config.defines) {
+      auto [name, value] = define.split('=');
+      const KernelParam *param = findParam(base->getParams(), name);
+      auto at = [&](llvm::StringRef v) -> int64_t {
+        return llvm::find(param->values, v) - param->values.begin();
+      };
+      steps += std::abs(at(value) - at(param->value));
+    }
+    return steps;
+  };
+  std::vector<std::pair<int64_t, size_t>> order;
+  for (auto [index, config] : llvm::enumerate(configs))
+    order.push_back({distance(config), index});
+  llvm::sort(order);
+  for (auto [steps, index] : order) {
+    if (steps == 0)
+      continue;
+    std::vector<std::string> defines = options.source.defines;
+    llvm::append_range(defines, configs[index].defines);
+    std::string ignored;
+    llvm::raw_string_ostream ignoredStream(ignored);
+    llvm::Expected<std::unique_ptr<KernelSource>> candidate =
+        reload(*base, options.source, defines, &ignoredStream);
+    if (!candidate) {
+      llvm::consumeError(candidate.takeError());
+      continue;
+    }
+    if (!checkFit(**candidate, args, registers, options.run.compile).empty())
+      continue;
+    // Loaded again for its diagnostics to go where the caller asked.
+    llvm::Expected<std::unique_ptr<KernelSource>> fitted =
+        reload(*base, options.source, defines, nullptr);
+    if (!fitted) {
+      llvm::consumeError(fitted.takeError());
+      return base;
+    }
+    SmallVector<std::string> changed;
+    for (llvm::StringRef define : configs[index].defines) {
+      auto [name, value] = define.split('=');
+      if (findParam(base->getParams(), name)->value != value)
+        changed.push_back(define.str());
+    }
+    note = "the defaults do not fit the launch (" + why + "): running with " +
+           llvm::join(changed, " ");
+    return std::move(*fitted);
+  }
+  return base;
+}
+
+/// The kernel reloaded with the tuning cache's choice for the launch, or
+/// null when there is none (or it cannot be used: a warning says why).
+static std::unique_ptr<KernelSource>
+loadCachedChoice(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
+                 const TuneOptions &options, llvm::raw_ostream &os) {
+  llvm::StringRef cacheDir = options.run.compile.cacheDir;
+  llvm::raw_ostream &warnings = base.getDiagnosticStream();
+  if (cacheDir.empty() || options.run.target != Target::CUDA)
+    return nullptr;
+  llvm::Expected<TuningKey> key = getTuningKey(base, args, options.run.device);
+  if (!key) {
+    // No GPU to key on: running will say why.
+    llvm::consumeError(key.takeError());
+    return nullptr;
+  }
+  std::optional<TuningChoice> choice = lookupTuning(cacheDir, *key, warnings);
+  if (!choice || choice->defines.empty())
+    return nullptr;
+  std::vector<std::string> overridden;
+  std::vector<std::string> defines =
+      mergeDefines(base, options.source, choice->defines, overridden);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  llvm::Expected<std::unique_ptr<KernelSource>> quiet =
+      reload(base, options.source, defines, &errorStream);
+  if (!quiet) {
+    llvm::consumeError(quiet.takeError());
+    llvm::WithColor::warning(warnings, "tile")
+        << "ignoring the tuning cache entry "
+        << getTuningCachePath(cacheDir, *key)
+        << ": its choice does not fit the kernel: " << firstLine(errors)
+        << "\n";
+    return nullptr;
+  }
+  llvm::Expected<std::unique_ptr<KernelSource>> tuned =
+      reload(base, options.source, defines, nullptr);
+  if (!tuned) {
+    llvm::consumeError(tuned.takeError());
+    return nullptr;
+  }
+  os << "tuned: " << llvm::join(choice->defines, " ")
+     << llvm::formatv(" from the tuning cache ({0:f4} ms for {1})",
+                      choice->milliseconds, choice->tunedOn);
+  if (!overridden.empty())
+    os << "; set by hand: " << llvm::join(overridden, " ");
+  os << "\n";
+  return std::move(*tuned);
+}
+
 llvm::Expected<std::unique_ptr<KernelSource>> mlir::tile::loadTunedKernel(
     std::unique_ptr<KernelSource> base, llvm::ArrayRef<KernelArg> args,
     const TuneOptions &options, TuningMode mode, llvm::raw_ostream &os) {
   llvm::StringRef cacheDir = options.run.compile.cacheDir;
   llvm::raw_ostream &warnings = base->getDiagnosticStream();
   switch (mode) {
-  case TuningMode::IgnoreCache:
+  case TuningMode::UseCache:
+    if (std::unique_ptr<KernelSource> tuned =
+            loadCachedChoice(*base, args, options, os))
+      return tuned;
+    [[fallthrough]];
+  case TuningMode::IgnoreCache: {
+    std::string note;
+    base = fitToLaunch(std::move(base), args, options,
+                       /*registers=*/options.run.target == Target::CUDA, note);
+    if (!note.empty())
+      os << "fitted: " << note << "\n";
     return std::move(base);
-  case TuningMode::UseCache: {
-    if (cacheDir.empty())
-      return std::move(base);
-    llvm::Expected<TuningKey> key =
-        getTuningKey(*base, args, options.run.device);
-    if (!key) {
-      // No GPU to key on: running will say why.
-      llvm::consumeError(key.takeError());
-      return std::move(base);
-    }
-    std::optional<TuningChoice> choice = lookupTuning(cacheDir, *key, warnings);
-    if (!choice || choice->defines.empty())
-      return std::move(base);
-    std::vector<std::string> overridden;
-    std::vector<std::string> defines =
-        mergeDefines(*base, options.source, choice->defines, overridden);
-    std::string errors;
-    llvm::raw_string_ostream errorStream(errors);
-    llvm::Expected<std::unique_ptr<KernelSource>> tuned =
-        reload(*base, options.source, defines, &errorStream);
-    if (!tuned) {
-      llvm::consumeError(tuned.takeError());
-      llvm::WithColor::warning(warnings, "tile")
-          << "ignoring the tuning cache entry "
-          << getTuningCachePath(cacheDir, *key)
-          << ": its choice does not fit the kernel: " << firstLine(errors)
-          << "\n";
-      return std::move(base);
-    }
-    os << "tuned: " << llvm::join(choice->defines, " ")
-       << llvm::formatv(" from the tuning cache ({0:f4} ms for {1})",
-                        choice->milliseconds, choice->tunedOn);
-    if (!overridden.empty())
-      os << "; set by hand: " << llvm::join(overridden, " ");
-    os << "\n";
-    return tuned;
   }
   case TuningMode::Tune:
     break;

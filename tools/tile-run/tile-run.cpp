@@ -371,13 +371,14 @@ int main(int argc, char **argv) {
   BenchOptions bench;
   bench.repetitions = benchReps;
   bench.warmup = benchWarmup;
-  if (options.target == Target::CUDA && options.binaryFile.empty()) {
+  if (options.binaryFile.empty()) {
     TuneOptions tuning{sourceOptions, options, bench, check, &llvm::errs()};
+    bool cached = !noTuningCache && options.target == Target::CUDA;
     llvm::Expected<std::unique_ptr<KernelSource>> tuned =
         loadTunedKernel(std::move(kernelSource), args, tuning,
-                        tuneOption      ? TuningMode::Tune
-                        : noTuningCache ? TuningMode::IgnoreCache
-                                        : TuningMode::UseCache,
+                        tuneOption ? TuningMode::Tune
+                        : cached   ? TuningMode::UseCache
+                                   : TuningMode::IgnoreCache,
                         llvm::outs());
     if (!tuned)
       return fail(tuned.takeError());

@@ -69,6 +69,12 @@ struct TuneOptions {
   llvm::raw_ostream *progress = nullptr;
 };
 
+/// Why the tiles of `source`'s kernel cannot fit in registers by the
+/// register estimate (tile/Analysis/RegisterEstimate.h), with the warps of
+/// `options` where the kernel names none; empty when they fit.
+std::string checkRegisterRoom(const KernelSource &source,
+                              const CompileOptions &options);
+
 /// What became of one configuration.
 struct TuneEntry {
   enum class Outcome {
@@ -194,12 +200,24 @@ llvm::Expected<TuningKey> getTuningKey(const KernelSource &source,
 // A launch's kernel, tuned
 //===----------------------------------------------------------------------===//
 
+/// `base` when its defaults (and -D) fit a launch with `args` (empty: any):
+/// every bound (tile.max_value) admits it and, with `registers`, the tiles
+/// fit in registers by the estimate. Otherwise the kernel reloaded with the
+/// configuration nearest the defaults that fits (fewest steps through the
+/// declared values, varying only parameters not set by hand), and what
+/// changed and why in `note`; `base` still when none fits.
+std::unique_ptr<KernelSource> fitToLaunch(std::unique_ptr<KernelSource> base,
+                                          llvm::ArrayRef<KernelArg> args,
+                                          const TuneOptions &options,
+                                          bool registers, std::string &note);
+
 /// Where a launch's meta-parameters come from.
 enum class TuningMode {
-  /// The tuning cache's choice for the launch's bucket, where it has one;
-  /// -D set by hand wins over it.
+  /// The tuning cache's choice for the launch's bucket, where it has one
+  /// (-D set by hand wins over it); else as IgnoreCache.
   UseCache,
-  /// The defaults and -D alone.
+  /// The defaults and -D, fitted to the launch (fitToLaunch; registers on
+  /// the CUDA target only).
   IgnoreCache,
   /// Tune now (tuneKernel), store the winner, and use it.
   Tune,
