@@ -9,6 +9,9 @@
 #include "tile/Analysis/RegisterEstimate.h"
 #include "tile/Interpreter/Interpreter.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -131,6 +134,14 @@ std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
   if (kernel.getBody().empty())
     return "";
   unsigned warps = getKernelNumWarps(kernel, options);
+  // Estimated as the pipeline first sees it: canonicalized (identity casts
+  // and casts of constants folded away).
+  OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
+  module->push_back(kernel.clone());
+  PassManager pm(kernel.getContext());
+  pm.addPass(createCanonicalizerPass());
+  if (succeeded(pm.run(*module)))
+    kernel = *module->getOps<FuncOp>().begin();
   unsigned peak = estimatePeakRegisters(kernel.getBody().front(), warps);
   unsigned budget = getRegisterBudget(warps);
   if (peak + kReservedRegisters <= budget)
