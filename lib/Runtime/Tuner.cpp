@@ -20,6 +20,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -119,6 +121,11 @@ namespace {
 /// A configuration on its way through the search.
 struct Candidate {
   TuneEntry entry;
+  /// What the kernel's diagnostics said (each candidate has its own, so
+  /// that candidates compile on threads of their own).
+  std::unique_ptr<std::string> log = std::make_unique<std::string>();
+  std::unique_ptr<llvm::raw_string_ostream> logStream =
+      std::make_unique<llvm::raw_string_ostream>(*log);
   std::unique_ptr<KernelSource> source;
   /// Per argument, its tile.max_value (the largest int64 without one).
   std::vector<int64_t> bounds;
@@ -167,16 +174,14 @@ static Candidate prepare(llvm::StringRef text, llvm::StringRef path,
   candidate.entry.config = config;
   KernelSource::Options sourceOptions = options.source;
   llvm::append_range(sourceOptions.defines, config.defines);
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  sourceOptions.diagnostics = &diagnosticStream;
+  sourceOptions.diagnostics = candidate.logStream.get();
   llvm::Expected<std::unique_ptr<KernelSource>> source =
       KernelSource::loadString(text, path, sourceOptions);
   if (!source) {
     std::string message = llvm::toString(source.takeError());
     candidate.entry.outcome = TuneEntry::Outcome::CompileFailed;
     candidate.entry.reason =
-        diagnostics.empty() ? message : firstLine(diagnostics);
+        candidate.log->empty() ? message : firstLine(*candidate.log);
     return candidate;
   }
   FuncOp kernel = (*source)->getKernel();
@@ -263,11 +268,10 @@ static std::string describeMismatch(const CheckReport &report) {
 /// Runs, checks and times one candidate; sets its outcome.
 static llvm::Error measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                            const TuneOptions &options,
+                           const RunOptions &runOptions,
                            std::optional<SmallVector<KernelArg>> &reference,
                            unsigned &compiled) {
   TuneEntry &entry = candidate.entry;
-  RunOptions runOptions = options.run;
-  runOptions.warnOnSpill = false;
   auto fail = [&](TuneEntry::Outcome outcome, llvm::Error err) {
     entry.outcome = outcome;
     entry.reason = firstLine(llvm::toString(std::move(err)));
@@ -299,8 +303,9 @@ static llvm::Error measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
     SmallVector<KernelArg> expected(args.begin(), args.end());
     if (failed(interpretKernel(candidate.source->getKernel(), result->grid,
                                expected)))
-      return llvm::make_error<DiagnosedError>(
-          "the CPU interpreter failed on the launch's arguments");
+      return llvm::createStringError(
+          "the CPU interpreter failed on the launch's arguments: " +
+          llvm::StringRef(*candidate.log).trim());
     reference = std::move(expected);
   }
   CheckReport check =
@@ -340,6 +345,39 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
     candidates.push_back(prepare(text, path, config, args, options));
   pruneDominated(candidates);
 
+  // How every candidate is compiled and run: for this GPU, to cubins where
+  // the toolkit's ptxas is at hand (loading a cubin takes no JIT).
+  RunOptions runOptions = options.run;
+  runOptions.warnOnSpill = false;
+  if (runOptions.compile.chip.empty())
+    runOptions.compile.chip = (*device)->getInfo().getChip();
+  llvm::SmallString<128> ptxas(runOptions.compile.cudaPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (llvm::sys::fs::can_execute(ptxas))
+    runOptions.compile.format = OutputFormat::Cubin;
+  // Compiled first on every core into the compile cache, where each run
+  // then finds its kernel; without a cache, each run compiles its own.
+  if (!runOptions.compile.cacheDir.empty()) {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+    for (Candidate &candidate : candidates) {
+      if (!candidate.pending())
+        continue;
+      pool.async([&candidate, &args, &runOptions] {
+        llvm::Expected<KernelSpecialization> specialization =
+            candidate.source->getSpecialization(args);
+        if (!specialization) {
+          llvm::consumeError(specialization.takeError());
+          return;
+        }
+        // A failure is the run's to report.
+        llvm::consumeError(
+            candidate.source->compile(*specialization, runOptions.compile)
+                .takeError());
+      });
+    }
+    pool.wait();
+  }
+
   TuneReport report;
   std::optional<SmallVector<KernelArg>> reference;
   unsigned pending = llvm::count_if(
@@ -351,8 +389,8 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
     if (options.progress)
       *options.progress << llvm::formatv("tune: [{0}/{1}] {2}: ", ++done,
                                          pending, candidate.entry.config.str());
-    if (llvm::Error err =
-            measure(candidate, args, options, reference, report.compiled))
+    if (llvm::Error err = measure(candidate, args, options, runOptions,
+                                  reference, report.compiled))
       return std::move(err);
     if (options.progress) {
       if (candidate.entry.outcome == TuneEntry::Outcome::Timed)
