@@ -106,9 +106,14 @@ void TuneReport::print(llvm::raw_ostream &os) const {
   unsigned rank = 0;
   for (const TuneEntry &entry : entries) {
     if (entry.outcome == TuneEntry::Outcome::Timed) {
-      os << llvm::formatv("  {0,3}  {1,9:f4} ms  {2,3} regs  {3}\n", ++rank,
+      os << llvm::formatv("  {0,3}  {1,9:f4} ms  {2,3} regs  {3}", ++rank,
                           entry.milliseconds, entry.registers,
                           entry.config.str());
+      if (entry.localBytes > 0)
+        os << "  (spills: " << entry.localBytes << " bytes per thread)";
+      if (!entry.pruned.empty())
+        os << "  (pruned: " << entry.pruned << ")";
+      os << "\n";
       continue;
     }
     os << llvm::formatv("    -  {0,-14} {1}: {2}\n",
@@ -129,6 +134,8 @@ struct Candidate {
   std::unique_ptr<KernelSource> source;
   /// Per argument, its tile.max_value (the largest int64 without one).
   std::vector<int64_t> bounds;
+  /// The threads of a block, and the elements of the largest tile.
+  int64_t threads = 0, largestTile = 0;
   bool pending() const {
     return entry.outcome == TuneEntry::Outcome::Timed && source;
   }
@@ -201,11 +208,21 @@ static Candidate prepare(llvm::StringRef text, llvm::StringRef path,
     }
   }
   std::string noRoom = checkRegisterRoom(**source, options.run.compile);
-  if (!noRoom.empty()) {
+  if (!noRoom.empty() && options.exhaustive) {
+    candidate.entry.pruned = "no room";
+  } else if (!noRoom.empty()) {
     candidate.entry.outcome = TuneEntry::Outcome::NoRoom;
     candidate.entry.reason = noRoom;
     return candidate;
   }
+  candidate.threads = 32 * getKernelNumWarps(kernel, options.run.compile);
+  kernel.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && tensor.hasStaticShape())
+        candidate.largestTile =
+            std::max(candidate.largestTile, tensor.getNumElements());
+  });
   candidate.source = std::move(*source);
   return candidate;
 }
@@ -224,7 +241,9 @@ static int getOnlyDifference(const TuneConfig &a, const TuneConfig &b) {
 }
 
 /// Marks as dominated each candidate that another, differing in one
-/// parameter, beats on the bounds: no looser anywhere, tighter somewhere.
+/// parameter, beats on the bounds (no looser anywhere, tighter somewhere),
+/// or that has more threads than its largest tile has elements where
+/// another with the same tiles has fewer threads.
 static void pruneDominated(std::vector<Candidate> &candidates) {
   for (Candidate &loose : candidates) {
     if (!loose.pending())
@@ -234,6 +253,16 @@ static void pruneDominated(std::vector<Candidate> &candidates) {
           tight.entry.outcome == TuneEntry::Outcome::Inadmissible ||
           getOnlyDifference(tight.entry.config, loose.entry.config) < 0)
         continue;
+      if (loose.largestTile < loose.threads &&
+          tight.largestTile == loose.largestTile &&
+          tight.threads < loose.threads) {
+        loose.entry.outcome = TuneEntry::Outcome::Dominated;
+        loose.entry.reason = llvm::formatv(
+            "its {0} threads outnumber the {1} elements of its "
+            "largest tile; {2} has fewer",
+            loose.threads, loose.largestTile, tight.entry.config.str());
+        break;
+      }
       bool noLooser = true, tighter = false;
       for (auto [t, l] : llvm::zip_equal(tight.bounds, loose.bounds)) {
         noLooser &= t <= l;
@@ -291,7 +320,9 @@ static llvm::Error measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   const CudaFunction &function = *(*runner)->getFunction();
   entry.registers = function.numRegisters;
   entry.localBytes = function.localBytes;
-  if (function.localBytes > 0) {
+  if (function.localBytes > 0 && options.exhaustive && entry.pruned.empty())
+    entry.pruned = "spills";
+  if (function.localBytes > 0 && !options.exhaustive) {
     entry.outcome = TuneEntry::Outcome::Spills;
     entry.reason = llvm::formatv("{0} bytes of local memory per thread, {1} "
                                  "registers",
@@ -344,6 +375,13 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
   for (const TuneConfig &config : configs)
     candidates.push_back(prepare(text, path, config, args, options));
   pruneDominated(candidates);
+  if (options.exhaustive)
+    for (Candidate &candidate : candidates)
+      if (candidate.entry.outcome == TuneEntry::Outcome::Dominated) {
+        candidate.entry.outcome = TuneEntry::Outcome::Timed;
+        if (candidate.entry.pruned.empty())
+          candidate.entry.pruned = "dominated";
+      }
 
   // How every candidate is compiled and run: for this GPU, to cubins where
   // the toolkit's ptxas is at hand (loading a cubin takes no JIT).

@@ -162,6 +162,11 @@ static cl::opt<bool>
                         "meta-parameters on this launch, store the fastest "
                         "in the tuning cache and run with it"),
                cl::cat(cudaCategory));
+static cl::opt<bool>
+    tuneAll("tune-all",
+            cl::desc("With --tune, time every configuration the launch admits, "
+                     "pruning none (to check the pruning)"),
+            cl::cat(cudaCategory));
 static cl::opt<bool> noTuningCache(
     "no-tuning-cache",
     cl::desc("Run with the defaults and -D, not the tuning cache's choice"),
@@ -229,6 +234,8 @@ static int emitCode(KernelSource &source, llvm::ArrayRef<ArgSpec> specs) {
 
 /// Checks the options that do not depend on the kernel.
 static int checkOptions(bool emitting, Target runTarget) {
+  if (tuneAll)
+    tuneOption = true;
   if (!chipOption.empty())
     if (llvm::Error err = checkChipName(chipOption))
       return fail(std::move(err));
@@ -372,13 +379,14 @@ int main(int argc, char **argv) {
   bench.repetitions = benchReps;
   bench.warmup = benchWarmup;
   if (options.binaryFile.empty()) {
-    TuneOptions tuning{sourceOptions, options, bench, check, &llvm::errs()};
+    TuneOptions tuning{sourceOptions, options,       bench,
+                       check,         &llvm::errs(), tuneAll};
     bool cached = !noTuningCache && options.target == Target::CUDA;
     llvm::Expected<std::unique_ptr<KernelSource>> tuned =
         loadTunedKernel(std::move(kernelSource), args, tuning,
-                        tuneOption ? TuningMode::Tune
-                        : cached   ? TuningMode::UseCache
-                                   : TuningMode::IgnoreCache,
+                        tuneOption || tuneAll ? TuningMode::Tune
+                        : cached              ? TuningMode::UseCache
+                                              : TuningMode::IgnoreCache,
                         llvm::outs());
     if (!tuned)
       return fail(tuned.takeError());

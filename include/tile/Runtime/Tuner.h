@@ -67,6 +67,10 @@ struct TuneOptions {
   CheckOptions check;
   /// Where a line per configuration goes while tuning (null: nowhere).
   llvm::raw_ostream *progress = nullptr;
+  /// Time every configuration the launch admits, those the register
+  /// estimate rejects, dominated ones and those that spill included: what
+  /// the pruning is checked against.
+  bool exhaustive = false;
 };
 
 /// Why the tiles of `source`'s kernel cannot fit in registers by the
@@ -84,7 +88,9 @@ struct TuneEntry {
     /// (tile.max_value): the tile is too small for this launch.
     Inadmissible,
     /// Another configuration that differs in one parameter admits the
-    /// launch with tighter bounds (a larger block only adds masked lanes).
+    /// launch with tighter bounds (a larger block only adds masked lanes),
+    /// or has the same tiles and fewer threads where this one has more
+    /// threads than its largest tile has elements.
     Dominated,
     /// The register estimate says its tiles cannot fit in registers.
     NoRoom,
@@ -101,6 +107,9 @@ struct TuneEntry {
   Outcome outcome = Outcome::Timed;
   /// Why it was skipped (empty when timed).
   std::string reason;
+  /// An exhaustive search: why a pruned search would have skipped it ("no
+  /// room", "dominated", "spills"; empty when it would not have).
+  std::string pruned;
   /// Timed: the median of the benchmark, and the kernel's resources.
   double milliseconds = 0;
   int registers = 0;
