@@ -98,7 +98,7 @@ def launch_args(kernel, dtype, m, n):
 
 
 TABLE_ROW = re.compile(
-    r"^ +(\d+) +([0-9.]+) ms +(\d+) regs  (.*?)(?:  \(spills: (\d+) bytes per thread\))?(?:  \(pruned: ([a-z ]+)\))?$")
+    r"^ +(\d+) +([0-9.]+) ms +(\d+) regs  (.*?)(?:  \(spills: (\d+) bytes per thread\))?(?:  \(pruned: ([a-z ]+)\))?(?:  \(checked\))?$")
 BENCH = re.compile(r"^bench: median ([0-9.]+) ms")
 HEADER = re.compile(r"^tune: (\d+) configurations, (\d+) compiled, (\d+) timed, in ([0-9.]+) s")
 

@@ -11,9 +11,9 @@
 // half-precision benchmarks do; with f32 the casts fold away.
 //
 // tile.param ROWS = 4 in 1, 2, 4, 8, 16
-// tile.param BLOCK_SIZE = 256 in 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096
+// tile.param BLOCK_SIZE = 256 in 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
 // tile.param NUM_STAGES = 2 in 1, 2
-// tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16
+// tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16, 32
 // tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @softmax_rows(

@@ -177,6 +177,16 @@ static llvm::StringRef getExtension(OutputFormat format) {
   return format == OutputFormat::Cubin ? ".cubin" : ".ptx";
 }
 
+bool mlir::tile::requestsPipelining(FuncOp kernel) {
+  bool requested = false;
+  kernel.walk([&](scf::ForOp loop) {
+    if (auto stages = loop->getAttrOfType<IntegerAttr>(
+            TileDialect::getNumStagesAttrName()))
+      requested |= stages.getInt() >= 2;
+  });
+  return requested;
+}
+
 llvm::Expected<CompiledKernel>
 mlir::tile::compileKernel(FuncOp kernel,
                           const KernelSpecialization &specialization,
@@ -201,6 +211,10 @@ mlir::tile::compileKernel(FuncOp kernel,
   // The kernel alone, in a module of its own.
   OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
   module->push_back(kernel->clone());
+  if (!options.pipelineLoops)
+    module->walk([](scf::ForOp loop) {
+      loop->removeAttr(TileDialect::getNumStagesAttrName());
+    });
 
   // The cache key: everything the result depends on.
   std::string text;

@@ -688,10 +688,50 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
   if (llvm::Error err = function->checkParameters(args.size()))
     return llvm::createStringError(llvm::toString(std::move(err)) + origin);
   state.function = *function;
-  if (options.warnOnSpill && function->localBytes > 0)
+  if (function->localBytes > 0 && options.binaryFile.empty() &&
+      compileOptions.pipelineLoops && requestsPipelining(source.getKernel()))
+    if (llvm::Error err = loadUnpipelined(args, compileOptions))
+      return err;
+  if (options.warnOnSpill && state.function->localBytes > 0)
     llvm::WithColor::warning(source.getDiagnosticStream(), "tile-run")
-        << describeSpill(source, state.blockSize / 32, function->localBytes)
+        << describeSpill(source, state.blockSize / 32,
+                         state.function->localBytes)
         << "\n";
+  return llvm::Error::success();
+}
+
+llvm::Error KernelRunner::loadUnpipelined(llvm::ArrayRef<KernelArg> args,
+                                          CompileOptions compileOptions) {
+  // Pipelining is the compiler's choice: it must not make the kernel spill.
+  CudaState &state = *cuda;
+  compileOptions.pipelineLoops = false;
+  llvm::Expected<KernelSpecialization> specialization =
+      source.getSpecialization(args);
+  if (!specialization)
+    return specialization.takeError();
+  llvm::Expected<CompiledKernel> compiled =
+      source.compile(*specialization, compileOptions);
+  if (!compiled)
+    return compiled.takeError();
+  CudaDevice::JitLog jitLog;
+  llvm::Expected<std::unique_ptr<CudaModule>> module =
+      state.device->loadModule(compiled->binary, &jitLog);
+  if (!module)
+    return module.takeError();
+  llvm::Expected<CudaFunction> function =
+      (*module)->getFunction(source.getKernelName());
+  if (!function)
+    return function.takeError();
+  if (function->localBytes >= state.function->localBytes)
+    return llvm::Error::success();
+  timings.add("compile again, unpipelined", compiled->seconds,
+              llvm::formatv("pipelined, it spilled {0} bytes per thread",
+                            state.function->localBytes)
+                  .str());
+  state.compiled = std::move(*compiled);
+  state.module = std::move(*module);
+  state.function = *function;
+  state.jitLog = std::move(jitLog);
   return llvm::Error::success();
 }
 
@@ -794,6 +834,8 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
     diagnoseWithInterpreter(result.grid, args);
     return llvm::make_error<DiagnosedError>(message);
   }
+  if (!options.copyBack)
+    return result;
   start = Clock::now();
   result.outputs.assign(args.begin(), args.end());
   if (llvm::Error err = state.deviceArgs->copyToHost(result.outputs))

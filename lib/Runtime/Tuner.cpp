@@ -113,6 +113,8 @@ void TuneReport::print(llvm::raw_ostream &os) const {
         os << "  (spills: " << entry.localBytes << " bytes per thread)";
       if (!entry.pruned.empty())
         os << "  (pruned: " << entry.pruned << ")";
+      if (entry.checked)
+        os << "  (checked)";
       os << "\n";
       continue;
     }
@@ -295,19 +297,20 @@ static std::string describeMismatch(const CheckReport &report) {
 }
 
 /// Runs, checks and times one candidate; sets its outcome.
-static llvm::Error measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
-                           const TuneOptions &options,
-                           const RunOptions &runOptions,
-                           std::optional<SmallVector<KernelArg>> &reference,
-                           unsigned &compiled) {
+/// Runs and times one candidate (its results stay on the GPU); sets its
+/// outcome.
+static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
+                    const TuneOptions &options, const RunOptions &runOptions,
+                    unsigned &compiled) {
   TuneEntry &entry = candidate.entry;
   auto fail = [&](TuneEntry::Outcome outcome, llvm::Error err) {
     entry.outcome = outcome;
     entry.reason = firstLine(llvm::toString(std::move(err)));
-    return llvm::Error::success();
   };
+  RunOptions timing = runOptions;
+  timing.copyBack = false;
   llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::create(*candidate.source, runOptions);
+      KernelRunner::create(*candidate.source, timing);
   if (!runner)
     return fail(TuneEntry::Outcome::RunFailed, runner.takeError());
   llvm::Expected<RunResult> result = (*runner)->run(args);
@@ -327,10 +330,33 @@ static llvm::Error measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
     entry.reason = llvm::formatv("{0} bytes of local memory per thread, {1} "
                                  "registers",
                                  function.localBytes, function.numRegisters);
+    return;
+  }
+  llvm::Expected<BenchReport> bench = (*runner)->benchmark(options.bench);
+  if (!bench)
+    return fail(TuneEntry::Outcome::RunFailed, bench.takeError());
+  entry.milliseconds = bench->times.median;
+}
+
+/// Runs a timed candidate again and compares its results with the
+/// interpreter's (run once, on the first candidate checked); marks it
+/// checked, or wrong.
+static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
+                          const TuneOptions &options,
+                          const RunOptions &runOptions,
+                          std::optional<SmallVector<KernelArg>> &reference) {
+  TuneEntry &entry = candidate.entry;
+  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
+      KernelRunner::create(*candidate.source, runOptions);
+  llvm::Expected<RunResult> result =
+      runner ? (*runner)->run(args) : runner.takeError();
+  if (!result) {
+    entry.outcome = TuneEntry::Outcome::RunFailed;
+    entry.reason = firstLine(llvm::toString(result.takeError()));
     return llvm::Error::success();
   }
   if (!reference) {
-    // The interpreter's result, once: every configuration computes the same.
+    // Every configuration computes the same: the interpreter runs once.
     SmallVector<KernelArg> expected(args.begin(), args.end());
     if (failed(interpretKernel(candidate.source->getKernel(), result->grid,
                                expected)))
@@ -346,10 +372,7 @@ static llvm::Error measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
     entry.reason = describeMismatch(check);
     return llvm::Error::success();
   }
-  llvm::Expected<BenchReport> bench = (*runner)->benchmark(options.bench);
-  if (!bench)
-    return fail(TuneEntry::Outcome::RunFailed, bench.takeError());
-  entry.milliseconds = bench->times.median;
+  entry.checked = true;
   return llvm::Error::success();
 }
 
@@ -417,7 +440,6 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
   }
 
   TuneReport report;
-  std::optional<SmallVector<KernelArg>> reference;
   unsigned pending = llvm::count_if(
       candidates, [](const Candidate &c) { return c.pending(); });
   unsigned done = 0;
@@ -427,9 +449,7 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
     if (options.progress)
       *options.progress << llvm::formatv("tune: [{0}/{1}] {2}: ", ++done,
                                          pending, candidate.entry.config.str());
-    if (llvm::Error err = measure(candidate, args, options, runOptions,
-                                  reference, report.compiled))
-      return std::move(err);
+    measure(candidate, args, options, runOptions, report.compiled);
     if (options.progress) {
       if (candidate.entry.outcome == TuneEntry::Outcome::Timed)
         *options.progress << llvm::formatv("{0:f4} ms\n",
@@ -439,8 +459,30 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
                           << candidate.entry.reason << "\n";
       options.progress->flush();
     }
-    // Its compiled kernel, module and device buffers go with it.
-    candidate.source.reset();
+  }
+
+  // The fastest whose results match the interpreter's wins: checked in
+  // order of time until one does, so that no unchecked configuration can.
+  std::vector<Candidate *> byTime;
+  for (Candidate &candidate : candidates)
+    if (candidate.pending())
+      byTime.push_back(&candidate);
+  llvm::stable_sort(byTime, [](const Candidate *a, const Candidate *b) {
+    return a->entry.milliseconds < b->entry.milliseconds;
+  });
+  std::optional<SmallVector<KernelArg>> reference;
+  for (Candidate *candidate : byTime) {
+    if (llvm::Error err =
+            verify(*candidate, args, options, runOptions, reference))
+      return std::move(err);
+    if (options.progress)
+      *options.progress << "tune: checked " << candidate->entry.config.str()
+                        << ": "
+                        << (candidate->entry.checked ? "matches the interpreter"
+                                                     : candidate->entry.reason)
+                        << "\n";
+    if (candidate->entry.checked)
+      break;
   }
 
   for (Candidate &candidate : candidates)

@@ -236,6 +236,9 @@ struct RunOptions {
   std::string binaryFile;
   /// Guard zones around each buffer, checked after the run.
   bool guards = true;
+  /// Copy the buffers back after a run (RunResult::outputs); without, they
+  /// stay on the GPU, for benchmark().
+  bool copyBack = true;
   /// Warn on the diagnostic stream when the loaded kernel spills registers
   /// to local memory, naming the meta-parameter most likely responsible.
   bool warnOnSpill = true;
@@ -320,6 +323,10 @@ public:
 private:
   KernelRunner(KernelSource &source, const RunOptions &options);
   llvm::Error load(llvm::ArrayRef<KernelArg> args);
+  /// After a load whose pipelined kernel spills: the kernel compiled without
+  /// pipelining, where it spills less.
+  llvm::Error loadUnpipelined(llvm::ArrayRef<KernelArg> args,
+                              CompileOptions compileOptions);
   llvm::Expected<RunResult> runOnCPU(llvm::ArrayRef<KernelArg> args);
   llvm::Expected<RunResult> runOnCUDA(llvm::ArrayRef<KernelArg> args);
   void diagnoseWithInterpreter(llvm::ArrayRef<int64_t> grid,

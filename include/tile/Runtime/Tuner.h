@@ -110,6 +110,10 @@ struct TuneEntry {
   /// An exhaustive search: why a pruned search would have skipped it ("no
   /// room", "dominated", "spills"; empty when it would not have).
   std::string pruned;
+  /// Whether its results were compared with the interpreter's and matched:
+  /// the timed configurations are checked in order of time until one
+  /// matches, and that one wins.
+  bool checked = false;
   /// Timed: the median of the benchmark, and the kernel's resources.
   double milliseconds = 0;
   int registers = 0;

@@ -33,7 +33,9 @@
 //                    parameters named by --vary (the others fitted to the
 //                    registers, as a launch fits them), compiles the kernel
 //                    for sm_90 as an aligned launch specializes it and asks
-//                    ptxas -v for its spills; exit 1 if any spills.
+//                    ptxas -v for its spills, compiling it again without
+//                    pipelining where, pipelined, it spills (as a launch
+//                    does); exit 1 if any spills.
 //
 // Errors are the library's messages and exit status 1.
 //
@@ -50,6 +52,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -364,43 +368,87 @@ static int checkSpills(const Command &command) {
   if (combinations.empty())
     return fail(llvm::createStringError(
         "--vary names a parameter without declared values"));
+  // One line per combination, made on every core.
+  std::vector<std::string> lines(combinations.size());
+  std::vector<int> spills(combinations.size(), 0);
+  std::vector<std::string> errors(combinations.size());
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+  for (size_t index = 0; index < combinations.size(); ++index)
+    pool.async([&, index] {
+      const std::vector<std::string> &combination = combinations[index];
+      TuneOptions options;
+      options.source = command.sourceOptions;
+      llvm::append_range(options.source.defines, combination);
+      std::string log;
+      llvm::raw_string_ostream logStream(log);
+      options.source.diagnostics = &logStream;
+      llvm::Expected<std::unique_ptr<KernelSource>> source =
+          KernelSource::loadFile(command.file, options.source);
+      if (!source) {
+        errors[index] = llvm::toString(source.takeError()) + "\n" + log;
+        return;
+      }
+      std::string note;
+      std::unique_ptr<KernelSource> fitted = fitToLaunch(
+          std::move(*source), {}, options, /*registers=*/true, note);
+      std::string configuration = llvm::join(combination, " ");
+      if (!note.empty())
+        configuration +=
+            " (" + note.substr(note.rfind(": running with ") + 15) + ")";
+      if (!checkRegisterRoom(*fitted, CompileOptions()).empty()) {
+        lines[index] = configuration + ": no configuration fits";
+        return;
+      }
+      // An aligned launch: every argument a multiple of 16.
+      KernelSpecialization specialization;
+      specialization.divisibility.assign(fitted->getKernel().getNumArguments(),
+                                         16);
+      CompileOptions compile;
+      compile.chip = "sm_90";
+      llvm::Expected<CompiledKernel> compiled =
+          fitted->compile(specialization, compile);
+      if (!compiled) {
+        errors[index] = llvm::toString(compiled.takeError()) + "\n" + log;
+        return;
+      }
+      llvm::Expected<std::pair<int, int>> result =
+          askPtxas(command.ptxas, compiled->binary);
+      if (!result) {
+        errors[index] = llvm::toString(result.takeError());
+        return;
+      }
+      // As a launch does: a pipelined kernel that spills is compiled again
+      // without pipelining.
+      if (result->first > 0 && requestsPipelining(fitted->getKernel())) {
+        compile.pipelineLoops = false;
+        llvm::Expected<CompiledKernel> unpipelined =
+            fitted->compile(specialization, compile);
+        llvm::Expected<std::pair<int, int>> again =
+            unpipelined ? askPtxas(command.ptxas, unpipelined->binary)
+                        : unpipelined.takeError();
+        if (!again) {
+          errors[index] = llvm::toString(again.takeError());
+          return;
+        }
+        if (again->first < result->first) {
+          configuration += " (unpipelined: pipelined, " +
+                           std::to_string(result->first) + " bytes spilled)";
+          result = *again;
+        }
+      }
+      spills[index] = result->first;
+      lines[index] = configuration + ": " + std::to_string(result->first) +
+                     " bytes spill stores, " + std::to_string(result->second) +
+                     " registers";
+    });
+  pool.wait();
   unsigned spilled = 0;
-  for (const std::vector<std::string> &combination : combinations) {
-    TuneOptions options;
-    options.source = command.sourceOptions;
-    llvm::append_range(options.source.defines, combination);
-    llvm::Expected<std::unique_ptr<KernelSource>> source =
-        KernelSource::loadFile(command.file, options.source);
-    if (!source)
-      return fail(source.takeError());
-    std::string note;
-    std::unique_ptr<KernelSource> fitted =
-        fitToLaunch(std::move(*source), {}, options, /*registers=*/true, note);
-    std::string configuration = llvm::join(combination, " ");
-    if (!note.empty())
-      configuration +=
-          " (" + note.substr(note.rfind(": running with ") + 15) + ")";
-    if (!checkRegisterRoom(*fitted, CompileOptions()).empty()) {
-      llvm::outs() << configuration << ": no configuration fits\n";
-      continue;
-    }
-    // An aligned launch: every argument a multiple of 16.
-    KernelSpecialization specialization;
-    specialization.divisibility.assign(fitted->getKernel().getNumArguments(),
-                                       16);
-    CompileOptions compile;
-    compile.chip = "sm_90";
-    llvm::Expected<CompiledKernel> compiled =
-        fitted->compile(specialization, compile);
-    if (!compiled)
-      return fail(compiled.takeError());
-    llvm::Expected<std::pair<int, int>> result =
-        askPtxas(command.ptxas, compiled->binary);
-    if (!result)
-      return fail(result.takeError());
-    llvm::outs() << configuration << ": " << result->first
-                 << " bytes spill stores, " << result->second << " registers\n";
-    spilled += result->first > 0;
+  for (size_t index = 0; index < combinations.size(); ++index) {
+    if (!errors[index].empty())
+      return fail(llvm::createStringError(llvm::join(combinations[index], " ") +
+                                          ": " + errors[index]));
+    llvm::outs() << lines[index] << "\n";
+    spilled += spills[index] > 0;
   }
   llvm::outs() << spilled << " of " << combinations.size()
                << " configurations spill\n";
