@@ -3,6 +3,7 @@
 #include "tile/Runtime/KernelRunner.h"
 
 #include "tile/Analysis/RegisterEstimate.h"
+#include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -433,6 +434,31 @@ void CheckReport::print(llvm::raw_ostream &os) const {
                        "interpreter: FAILED\n",
                        result.worstActual, result.worstExpected);
   }
+}
+
+llvm::Expected<std::string> mlir::tile::getCudaChip(int ordinal) {
+  llvm::Expected<std::unique_ptr<CudaDevice>> device =
+      CudaDevice::open(ordinal);
+  if (!device)
+    return device.takeError();
+  return (*device)->getInfo().getChip();
+}
+
+llvm::Error
+mlir::tile::writeOutputs(const RunResult &result,
+                         const std::map<unsigned, std::string> &outputs,
+                         llvm::raw_ostream &os) {
+  for (const auto &[index, path] : outputs) {
+    if (index >= result.outputs.size() || !result.outputs[index].isBuffer())
+      return llvm::createStringError("--out " + llvm::Twine(index) +
+                                     ": the run has no such buffer");
+    const HostBuffer &buffer = result.outputs[index].getBuffer();
+    if (llvm::Error err = writeNpyFile(path, buffer))
+      return err;
+    os << "wrote argument " << index << " (" << buffer.getDescription()
+       << ") to " << path << "\n";
+  }
+  return llvm::Error::success();
 }
 
 std::string mlir::tile::describeSpill(const KernelSource &source,

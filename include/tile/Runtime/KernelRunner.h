@@ -43,6 +43,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,6 +100,9 @@ struct GridSpec {
   /// Parses "X[,Y[,Z]]" (each from 1 to 2^31 - 1) or "persistent[:N]".
   static llvm::Expected<GridSpec> parse(llvm::StringRef text);
 };
+
+/// The chip of GPU `ordinal` ("sm_90"); an error when there is none.
+llvm::Expected<std::string> getCudaChip(int ordinal);
 
 /// "4x2x1": sizes joined with 'x'.
 std::string formatGrid(llvm::ArrayRef<int64_t> grid);
@@ -269,6 +273,12 @@ void printRunSummary(llvm::raw_ostream &os, llvm::StringRef kernelName,
 /// thread and the meta-parameters that set them. One sentence, no newline.
 std::string describeSpill(const KernelSource &source, unsigned numWarps,
                           int localBytes);
+
+/// Writes the buffer of each parameter `outputs` names (index to path) from
+/// `result` to a .npy file, and a line saying so on `os`.
+llvm::Error writeOutputs(const RunResult &result,
+                         const std::map<unsigned, std::string> &outputs,
+                         llvm::raw_ostream &os);
 
 /// What benchmark() measured.
 struct BenchReport {
