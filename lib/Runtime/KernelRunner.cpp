@@ -573,6 +573,9 @@ struct KernelRunner::CudaState {
   unsigned blockSize = 0;
   /// The last run's arguments on the device, and its grid.
   std::optional<DeviceArguments> deviceArgs;
+  /// The arguments runs and benchmarks use: deviceArgs, or the caller's
+  /// (RunOptions::sharedArgs).
+  const DeviceArguments *activeArgs = nullptr;
   std::array<unsigned, 3> launchGrid = {1, 1, 1};
 };
 
@@ -829,17 +832,21 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   // Copy in, run, copy back.
   Clock::time_point start = Clock::now();
   state.deviceArgs.reset();
-  llvm::Expected<DeviceArguments> deviceArgs =
-      DeviceArguments::create(*state.device, args, options.guards);
-  if (!deviceArgs)
-    return deviceArgs.takeError();
-  state.deviceArgs.emplace(std::move(*deviceArgs));
-  timings.add("copy to the GPU", since(start),
-              formatBytes(state.deviceArgs->getBufferBytes()));
+  state.activeArgs = options.sharedArgs;
+  if (!state.activeArgs) {
+    llvm::Expected<DeviceArguments> deviceArgs =
+        DeviceArguments::create(*state.device, args, options.guards);
+    if (!deviceArgs)
+      return deviceArgs.takeError();
+    state.deviceArgs.emplace(std::move(*deviceArgs));
+    state.activeArgs = &*state.deviceArgs;
+    timings.add("copy to the GPU", since(start),
+                formatBytes(state.deviceArgs->getBufferBytes()));
+  }
   start = Clock::now();
   if (llvm::Error err =
           launchKernel(*state.device, function, state.launchGrid,
-                       state.blockSize, state.deviceArgs->getParams()))
+                       state.blockSize, state.activeArgs->getParams()))
     return std::move(err);
   if (llvm::Error err = state.device->synchronize()) {
     std::string message =
@@ -852,7 +859,7 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   }
   result.seconds = since(start);
   timings.add("run", result.seconds, "one launch, to cuCtxSynchronize");
-  if (llvm::Error err = state.deviceArgs->checkGuards(args)) {
+  if (llvm::Error err = state.activeArgs->checkGuards(args)) {
     std::string message = "@" + source.getKernelName().str() + ": " +
                           llvm::toString(std::move(err));
     llvm::WithColor::error(source.getDiagnosticStream(), "tile-run")
@@ -860,7 +867,7 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
     diagnoseWithInterpreter(result.grid, args);
     return llvm::make_error<DiagnosedError>(message);
   }
-  if (!options.copyBack)
+  if (!options.copyBack || options.sharedArgs)
     return result;
   start = Clock::now();
   result.outputs.assign(args.begin(), args.end());
@@ -876,12 +883,12 @@ KernelRunner::benchmark(const BenchOptions &bench,
   if (options.target != Target::CUDA)
     return llvm::createStringError(
         "--bench times the kernel on a GPU (--target=cuda)");
-  if (!cuda->deviceArgs)
+  if (!cuda->activeArgs)
     return llvm::createStringError("--bench: the kernel has not run yet");
   Clock::time_point start = Clock::now();
   llvm::Expected<BenchResult> times =
       tile::benchmark(*cuda->device, *cuda->function, cuda->launchGrid,
-                      cuda->blockSize, cuda->deviceArgs->getParams(), bench);
+                      cuda->blockSize, cuda->activeArgs->getParams(), bench);
   if (!times)
     return llvm::createStringError("--bench: " +
                                    llvm::toString(times.takeError()));
@@ -890,7 +897,7 @@ KernelRunner::benchmark(const BenchOptions &bench,
   report.times = *times;
   report.options = bench;
   report.bytesGiven = bytes.has_value();
-  report.bytes = bytes ? *bytes : cuda->deviceArgs->getBufferBytes();
+  report.bytes = bytes ? *bytes : cuda->activeArgs->getBufferBytes();
   report.gigabytesPerSecond = report.bytes / (times->median * 1e-3) / 1e9;
   return report;
 }

@@ -301,7 +301,7 @@ static std::string describeMismatch(const CheckReport &report) {
 /// outcome.
 static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                     const TuneOptions &options, const RunOptions &runOptions,
-                    unsigned &compiled) {
+                    const DeviceArguments *sharedArgs, unsigned &compiled) {
   TuneEntry &entry = candidate.entry;
   auto fail = [&](TuneEntry::Outcome outcome, llvm::Error err) {
     entry.outcome = outcome;
@@ -309,6 +309,7 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   };
   RunOptions timing = runOptions;
   timing.copyBack = false;
+  timing.sharedArgs = sharedArgs;
   llvm::Expected<std::unique_ptr<KernelRunner>> runner =
       KernelRunner::create(*candidate.source, timing);
   if (!runner)
@@ -439,6 +440,17 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
     pool.wait();
   }
 
+  // One copy of the arguments on the GPU for every timing run (the
+  // checked runs copy their own).
+  std::optional<DeviceArguments> sharedArgs;
+  {
+    llvm::Expected<DeviceArguments> created =
+        DeviceArguments::create(**device, args, runOptions.guards);
+    if (!created)
+      return created.takeError();
+    sharedArgs.emplace(std::move(*created));
+  }
+
   TuneReport report;
   unsigned pending = llvm::count_if(
       candidates, [](const Candidate &c) { return c.pending(); });
@@ -449,7 +461,8 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
     if (options.progress)
       *options.progress << llvm::formatv("tune: [{0}/{1}] {2}: ", ++done,
                                          pending, candidate.entry.config.str());
-    measure(candidate, args, options, runOptions, report.compiled);
+    measure(candidate, args, options, runOptions,
+            sharedArgs ? &*sharedArgs : nullptr, report.compiled);
     if (options.progress) {
       if (candidate.entry.outcome == TuneEntry::Outcome::Timed)
         *options.progress << llvm::formatv("{0:f4} ms\n",

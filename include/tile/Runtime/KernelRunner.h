@@ -243,6 +243,10 @@ struct RunOptions {
   /// Copy the buffers back after a run (RunResult::outputs); without, they
   /// stay on the GPU, for benchmark().
   bool copyBack = true;
+  /// Run on these buffers, already on the GPU (made from the same
+  /// arguments, in the same context), instead of copying the arguments in;
+  /// nothing is copied back. The tuner times every configuration this way.
+  const DeviceArguments *sharedArgs = nullptr;
   /// Warn on the diagnostic stream when the loaded kernel spills registers
   /// to local memory, naming the meta-parameter most likely responsible.
   bool warnOnSpill = true;
