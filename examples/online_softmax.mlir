@@ -9,7 +9,8 @@
 // loop writes exp(x - M) / S, walking the tiles in reverse so that the tiles
 // read last by the first loop, still in L2, are read first.
 //
-// Same parameters as softmax.mlir, and the same persistent grid over rows.
+// Same parameters as softmax.mlir, and the same persistent grid over rows;
+// BLOCK_SIZE is the width of a tile, and any value works for any row.
 // Lanes that have seen only -inf so far rescale by 0 instead of computing
 // exp(-inf - -inf); a row that is all -inf still gives NaN, as torch.softmax
 // does.
@@ -21,10 +22,10 @@
 // rows are loaded and stored as DTYPE and computed in f32, as the seeds'
 // half-precision benchmarks do; with f32 the casts fold away.
 //
-// tile.param BLOCK_SIZE = 4096
-// tile.param NUM_STAGES = 2
-// tile.param NUM_WARPS = 16
-// tile.param DTYPE = f32
+// tile.param BLOCK_SIZE = 4096 in 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384
+// tile.param NUM_STAGES = 2 in 1, 2
+// tile.param NUM_WARPS = 16 in 4, 8, 16, 32
+// tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @online_softmax(
     %output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},

@@ -4,26 +4,31 @@
 // tile of BLOCK_SIZE elements (masked past n_cols with -inf), reduced, and
 // written back.
 //
-// BLOCK_SIZE must be a power of two no smaller than n_cols; set it with
-// `-D BLOCK_SIZE=...` for longer rows. NUM_STAGES is the loop's pipelining
-// depth, as in the seeds' `tl.range(..., num_stages=...)`: with 2 or more, the
+// BLOCK_SIZE must be a power of two no smaller than n_cols: n_cols carries
+// `tile.max_value = BLOCK_SIZE`, so a launch with longer rows is an error,
+// not a wrong result. Set it with `-D BLOCK_SIZE=...` for longer rows, or let
+// `tile-run --tune` choose everything. NUM_STAGES is the loop's pipelining
+// depth, as in the seeds' `tl.range(..., num_stages=...)`: with 2, the
 // compiler loads a program's next row while it computes the current one
-// (output rows must not overlap the input rows still to be read). NUM_WARPS
-// is the number of warps per program: more for longer rows (16 for 8192).
+// (output rows must not overlap the input rows still to be read) when the
+// two rows fit in registers. NUM_WARPS is the number of warps per program:
+// more for longer rows (16 for 8192). Each parameter lists the values a
+// tuner may try.
 //
 // DTYPE is the element type of the input and output (f32, f16 or bf16):
 // rows are loaded and stored as DTYPE and computed in f32, as the seeds'
 // half-precision benchmarks do; with f32 the casts fold away.
 //
-// tile.param BLOCK_SIZE = 1024
-// tile.param NUM_STAGES = 2
-// tile.param NUM_WARPS = 4
-// tile.param DTYPE = f32
+// tile.param BLOCK_SIZE = 1024 in 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
+// tile.param NUM_STAGES = 2 in 1, 2
+// tile.param NUM_WARPS = 4 in 4, 8, 16, 32
+// tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @softmax(%output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
                    %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
                    %input_row_stride: i32, %output_row_stride: i32,
-                   %n_rows: i32, %n_cols: i32)
+                   %n_rows: i32,
+                   %n_cols: i32 {tile.max_value = ${BLOCK_SIZE} : i64})
     attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %row_start = tile.program_id x : i32
   %row_step = tile.num_programs x : i32

@@ -1,8 +1,8 @@
 // Fused softmax, several rows at a time: each program handles ROWS rows in
 // one rank-2 tile of ROWS x BLOCK_SIZE, reducing along the columns (axis 1).
 // For short rows this keeps every thread busy where softmax.mlir would leave
-// most of a block idle. Same parameters as softmax.mlir; a persistent grid
-// over blocks of ROWS rows.
+// most of a block idle. Same parameters as softmax.mlir (BLOCK_SIZE bounds
+// n_cols); a persistent grid over blocks of ROWS rows.
 //
 // NUM_STAGES pipelines the loop over row blocks (see softmax.mlir).
 //
@@ -10,17 +10,17 @@
 // rows are loaded and stored as DTYPE and computed in f32, as the seeds'
 // half-precision benchmarks do; with f32 the casts fold away.
 //
-// tile.param ROWS = 4
-// tile.param BLOCK_SIZE = 256
-// tile.param NUM_STAGES = 2
-// tile.param NUM_WARPS = 4
-// tile.param DTYPE = f32
+// tile.param ROWS = 4 in 1, 2, 4, 8, 16
+// tile.param BLOCK_SIZE = 256 in 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
+// tile.param NUM_STAGES = 2 in 1, 2
+// tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16, 32
+// tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @softmax_rows(
     %output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
     %input: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
     %input_row_stride: i32, %output_row_stride: i32,
-    %n_rows: i32, %n_cols: i32)
+    %n_rows: i32, %n_cols: i32 {tile.max_value = ${BLOCK_SIZE} : i64})
     attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c_rows = arith.constant ${ROWS} : i32
   %start = tile.program_id x : i32

@@ -90,16 +90,12 @@ static LogicalResult checkLaunch(FuncOp kernel, ArrayRef<int64_t> grid,
                                             arg.getDataType(), arg.isBuffer()))
       return kernel.emitError("argument ")
              << index << ": " << llvm::toString(std::move(err));
-    auto divisibility = kernel.getArgAttrOfType<IntegerAttr>(
-        index, TileDialect::getDivisibilityAttrName());
-    if (!divisibility || arg.isBuffer())
+    if (arg.isBuffer() || isFloatDataType(arg.getDataType()))
       continue;
-    int64_t value = arg.getScalar().getSExtValue();
-    if (value % divisibility.getInt() != 0)
-      return kernel.emitError("argument ")
-             << index << " is " << value << ", which breaks its promise '"
-             << TileDialect::getDivisibilityAttrName() << " = "
-             << divisibility.getInt() << "'";
+    std::string broken =
+        checkIntegerArgument(kernel, index, arg.getScalar().getSExtValue());
+    if (!broken.empty())
+      return kernel.emitError(broken);
   }
   return success();
 }

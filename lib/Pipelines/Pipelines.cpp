@@ -43,7 +43,9 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   // tile
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createTilePipelineLoops());
+  TilePipelineLoopsOptions pipelineOptions;
+  pipelineOptions.numWarps = options.numWarps;
+  pm.addPass(createTilePipelineLoops(pipelineOptions));
 
   // tilegpu
   ConvertTileToTileGPUOptions layoutOptions;

@@ -1,8 +1,9 @@
 //===- Preprocessor.cpp - The meta-parameters of kernel files -------------===//
 //
-// Declarations are comment lines of the form `// tile.param NAME = VALUE`
-// (an integer or an element type name); uses are `${NAME}`. See Preprocessor.h
-// and docs/preprocessor.md.
+// Declarations are comment lines of the form
+// `// tile.param NAME = VALUE [in VALUE, VALUE, ...]` (integers or element
+// type names); uses are `${NAME}`. See Preprocessor.h and
+// docs/preprocessor.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,10 @@ public:
     sourceMgr.PrintMessage(errs, SMLoc::getFromPointer(loc),
                            SourceMgr::DK_Error, message);
     return false;
+  }
+
+  unsigned getLine(const char *loc) const {
+    return sourceMgr.getLineAndColumn(SMLoc::getFromPointer(loc)).first;
   }
 
 private:
@@ -77,9 +82,81 @@ static std::string listNames(ArrayRef<KernelParam> params) {
   return names;
 }
 
+static std::string joinValues(ArrayRef<std::string> values) {
+  return join(values, ", ");
+}
+
+static constexpr StringLiteral kDeclarationSyntax =
+    "expected '// tile.param NAME = DEFAULT' or "
+    "'// tile.param NAME = DEFAULT in VALUE, VALUE, ...', each value an "
+    "integer or a type (f16, bf16, f32, i32, i64)";
+
+/// Parses `DEFAULT [in VALUE, ...]` into `param`; the location of a bad
+/// part in `badLoc` and a message in `message` on failure.
+static bool parseValues(StringRef text, KernelParam &param, const char *&badLoc,
+                        std::string &message) {
+  StringRef defaultText = text, list;
+  // The default ends at the first blank; what follows must be `in LIST`.
+  size_t blank = text.find_first_of(" \t");
+  if (blank != StringRef::npos) {
+    defaultText = text.take_front(blank);
+    StringRef rest = text.drop_front(blank).ltrim();
+    const char *inLoc = rest.data();
+    if (!rest.consume_front("in") ||
+        (!rest.empty() && !isSpace(rest.front()))) {
+      badLoc = inLoc;
+      message = "expected 'in' and a list of values after the default";
+      return false;
+    }
+    list = rest.trim();
+    if (list.empty()) {
+      badLoc = inLoc;
+      message = "expected a list of values after 'in'";
+      return false;
+    }
+  }
+  if (!parseValue(defaultText, param.value, param.isType)) {
+    badLoc = defaultText.data();
+    message = "malformed parameter declaration; " + kDeclarationSyntax.str();
+    return false;
+  }
+  if (list.empty())
+    return true;
+  SmallVector<StringRef> items;
+  list.split(items, ',');
+  for (StringRef item : items) {
+    StringRef trimmed = item.trim();
+    std::string value;
+    bool isType;
+    if (!parseValue(trimmed, value, isType) || isType != param.isType) {
+      badLoc = trimmed.empty() ? item.data() : trimmed.data();
+      message =
+          "'" + trimmed.str() + "' is not " +
+          (param.isType ? "a type (f16, bf16, f32, i32, i64)" : "an integer") +
+          ", as the default '" + param.value + "' is";
+      return false;
+    }
+    if (is_contained(param.values, value)) {
+      badLoc = trimmed.data();
+      message = "value " + value + " is listed twice";
+      return false;
+    }
+    param.values.push_back(value);
+  }
+  if (!is_contained(param.values, param.value)) {
+    badLoc = defaultText.data();
+    message = "the default " + param.value + " of '" + param.name +
+              "' is not one of its values (" + joinValues(param.values) + ")";
+    return false;
+  }
+  return true;
+}
+
 /// Parses the declarations: lines whose first token is `// tile.param`.
+/// Records where each was written in `locations`.
 static bool parseDeclarations(StringRef text, Reporter &reporter,
-                              std::vector<KernelParam> &params) {
+                              std::vector<KernelParam> &params,
+                              std::vector<const char *> &locations) {
   static constexpr StringLiteral keyword = "tile.param";
   while (!text.empty()) {
     auto [line, rest] = text.split('\n');
@@ -95,26 +172,30 @@ static bool parseDeclarations(StringRef text, Reporter &reporter,
       continue; // Some other word that starts with "tile.param".
     auto [lhs, rhs] = decl.split('=');
     StringRef name = lhs.trim(), value = rhs.trim();
+    if (!decl.contains('=') || !isIdentifier(name) || value.empty())
+      return reporter.error(body.data(), "malformed parameter declaration; " +
+                                             kDeclarationSyntax);
     KernelParam param;
-    if (!decl.contains('=') || !isIdentifier(name) ||
-        !parseValue(value, param.value, param.isType))
-      return reporter.error(body.data(),
-                            "malformed parameter declaration; expected "
-                            "'// tile.param NAME = INTEGER' or "
-                            "'// tile.param NAME = TYPE' (f16, bf16, f32, "
-                            "i32, i64)");
-    if (any_of(params, [&](auto &p) { return p.name == name; }))
+    param.name = name.str();
+    param.line = reporter.getLine(body.data());
+    const char *badLoc = nullptr;
+    std::string message;
+    if (!parseValues(value, param, badLoc, message))
+      return reporter.error(badLoc, message);
+    if (findParam(params, name))
       return reporter.error(name.data(),
                             "parameter '" + name + "' is declared twice");
-    param.name = name.str();
     params.push_back(std::move(param));
+    locations.push_back(name.data());
   }
   return true;
 }
 
 /// Applies `-D NAME=VALUE` definitions to the declared parameters.
 static bool applyDefines(ArrayRef<std::string> defines,
-                         std::vector<KernelParam> &params, raw_ostream &errs) {
+                         std::vector<KernelParam> &params,
+                         ArrayRef<const char *> locations, Reporter &reporter,
+                         raw_ostream &errs) {
   SmallVector<StringRef> seen;
   for (StringRef define : defines) {
     auto [name, value] = define.split('=');
@@ -149,7 +230,15 @@ static bool applyDefines(ArrayRef<std::string> defines,
            << (isType ? "a type" : "an integer") << "\n";
       return false;
     }
+    if (!param->values.empty() && !is_contained(param->values, parsed))
+      return reporter.error(locations[param - params.begin()],
+                            "-D " + name + "=" + parsed +
+                                " is not one of the "
+                                "values '" +
+                                name + "' declares here (" +
+                                joinValues(param->values) + ")");
     param->value = parsed;
+    param->isDefined = true;
   }
   return true;
 }
@@ -200,6 +289,13 @@ static bool substitute(StringRef text, Reporter &reporter,
   return true;
 }
 
+const KernelParam *mlir::tile::findParam(ArrayRef<KernelParam> params,
+                                         StringRef name) {
+  auto it =
+      find_if(params, [&](const KernelParam &p) { return p.name == name; });
+  return it == params.end() ? nullptr : &*it;
+}
+
 bool mlir::tile::preprocess(const MemoryBuffer &source,
                             ArrayRef<std::string> defines,
                             std::string &specialized,
@@ -209,8 +305,9 @@ bool mlir::tile::preprocess(const MemoryBuffer &source,
   StringRef text = source.getBuffer();
   params.clear();
   specialized.clear();
-  return parseDeclarations(text, reporter, params) &&
-         applyDefines(defines, params, errs) &&
+  std::vector<const char *> locations;
+  return parseDeclarations(text, reporter, params, locations) &&
+         applyDefines(defines, params, locations, reporter, errs) &&
          substitute(text, reporter, params, specialized);
 }
 

@@ -105,12 +105,9 @@ mlir::tile::specializeArguments(FuncOp kernel, llvm::ArrayRef<KernelArg> args) {
       divisibility = 16;
     } else if (getIntegerWidth(arg.getDataType()) > 1) {
       int64_t value = arg.getScalar().getSExtValue();
-      if (existing > 1 && value % existing != 0)
-        return llvm::createStringError("argument " + llvm::Twine(index) +
-                                       " is " + llvm::Twine(value) +
-                                       ", which breaks its promise '" +
-                                       TileDialect::getDivisibilityAttrName() +
-                                       " = " + llvm::Twine(existing) + "'");
+      std::string broken = checkIntegerArgument(kernel, index, value);
+      if (!broken.empty())
+        return llvm::createStringError(broken);
       uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : value;
       divisibility = magnitude == 0
                          ? 16
@@ -180,6 +177,16 @@ static llvm::StringRef getExtension(OutputFormat format) {
   return format == OutputFormat::Cubin ? ".cubin" : ".ptx";
 }
 
+bool mlir::tile::requestsPipelining(FuncOp kernel) {
+  bool requested = false;
+  kernel.walk([&](scf::ForOp loop) {
+    if (auto stages = loop->getAttrOfType<IntegerAttr>(
+            TileDialect::getNumStagesAttrName()))
+      requested |= stages.getInt() >= 2;
+  });
+  return requested;
+}
+
 llvm::Expected<CompiledKernel>
 mlir::tile::compileKernel(FuncOp kernel,
                           const KernelSpecialization &specialization,
@@ -204,6 +211,10 @@ mlir::tile::compileKernel(FuncOp kernel,
   // The kernel alone, in a module of its own.
   OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
   module->push_back(kernel->clone());
+  if (!options.pipelineLoops)
+    module->walk([](scf::ForOp loop) {
+      loop->removeAttr(TileDialect::getNumStagesAttrName());
+    });
 
   // The cache key: everything the result depends on.
   std::string text;

@@ -2,6 +2,8 @@
 
 #include "tile/Runtime/KernelRunner.h"
 
+#include "tile/Analysis/RegisterEstimate.h"
+#include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -189,12 +191,14 @@ KernelSource::loadString(llvm::StringRef text, llvm::StringRef bufferName,
 llvm::Error KernelSource::load(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                const Options &options) {
   diagnostics = options.diagnostics ? options.diagnostics : &llvm::errs();
-  std::string text;
-  if (!preprocess(*buffer, options.defines, text, params, *diagnostics))
+  text = buffer->getBuffer().str();
+  std::string specialized;
+  if (!preprocess(*buffer, options.defines, specialized, params, *diagnostics))
     return llvm::make_error<DiagnosedError>(
         "the kernel file's meta-parameters are wrong");
   impl->sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, buffer->getBufferIdentifier()),
+      llvm::MemoryBuffer::getMemBufferCopy(specialized,
+                                           buffer->getBufferIdentifier()),
       llvm::SMLoc());
   impl->handler = std::make_unique<SourceMgrDiagnosticHandler>(
       impl->sourceMgr, &impl->context, *diagnostics);
@@ -264,6 +268,35 @@ llvm::Error KernelSource::checkArgSpec(unsigned index,
                                    llvm::Twine(index));
   return checkArgumentType(kernel.getArgumentTypes()[index], spec.type,
                            spec.isBuffer());
+}
+
+llvm::Error
+KernelSource::checkArgumentValues(llvm::ArrayRef<KernelArg> args) const {
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    if (index >= kernel.getNumArguments() || arg.isBuffer() ||
+        isFloatDataType(arg.getDataType()))
+      continue;
+    int64_t value = arg.getScalar().getSExtValue();
+    std::string broken = checkIntegerArgument(kernel, index, value);
+    if (broken.empty())
+      continue;
+    // A bound usually comes from a meta-parameter: name the ones whose
+    // value it is.
+    auto bound = kernel.getArgAttrOfType<IntegerAttr>(
+        index, TileDialect::getMaxValueAttrName());
+    SmallVector<std::string> setters;
+    if (bound && value > bound.getInt())
+      for (const KernelParam &param : params)
+        if (!param.isType && param.value == std::to_string(bound.getInt()))
+          setters.push_back(param.name);
+    if (!setters.empty())
+      broken += " (the value of " + llvm::join(setters, ", ") +
+                ": set a larger value, or tune the kernel)";
+    kernel.emitError(broken);
+    return llvm::make_error<DiagnosedError>("a launch argument breaks a "
+                                            "promise of the kernel");
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error KernelSource::checkOutputIndex(unsigned index) const {
@@ -403,26 +436,79 @@ void CheckReport::print(llvm::raw_ostream &os) const {
   }
 }
 
-llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
-    KernelSource &source, llvm::ArrayRef<int64_t> grid,
-    llvm::ArrayRef<KernelArg> inputs, llvm::ArrayRef<KernelArg> outputs,
-    const CheckOptions &options) {
-  if (inputs.size() != outputs.size())
-    return llvm::createStringError(
-        "the check compares " + llvm::Twine(outputs.size()) + " results with " +
-        llvm::Twine(inputs.size()) + " inputs");
+llvm::Expected<std::string> mlir::tile::getCudaChip(int ordinal) {
+  llvm::Expected<std::unique_ptr<CudaDevice>> device =
+      CudaDevice::open(ordinal);
+  if (!device)
+    return device.takeError();
+  return (*device)->getInfo().getChip();
+}
+
+llvm::Error
+mlir::tile::writeOutputs(const RunResult &result,
+                         const std::map<unsigned, std::string> &outputs,
+                         llvm::raw_ostream &os) {
+  for (const auto &[index, path] : outputs) {
+    if (index >= result.outputs.size() || !result.outputs[index].isBuffer())
+      return llvm::createStringError("--out " + llvm::Twine(index) +
+                                     ": the run has no such buffer");
+    const HostBuffer &buffer = result.outputs[index].getBuffer();
+    if (llvm::Error err = writeNpyFile(path, buffer))
+      return err;
+    os << "wrote argument " << index << " (" << buffer.getDescription()
+       << ") to " << path << "\n";
+  }
+  return llvm::Error::success();
+}
+
+std::string mlir::tile::describeSpill(const KernelSource &source,
+                                      unsigned numWarps, int localBytes) {
   FuncOp kernel = source.getKernel();
-  if (failed(checkInterpretable(kernel)))
-    return llvm::make_error<DiagnosedError>(
-        "the check needs the CPU interpreter, which cannot run @" +
-        kernel.getSymName().str());
-  SmallVector<KernelArg> expected(inputs.begin(), inputs.end());
-  Clock::time_point start = Clock::now();
-  if (failed(interpretKernel(kernel, grid, expected)))
-    return llvm::make_error<DiagnosedError>(
-        "the CPU interpreter failed on the same arguments");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "@" << kernel.getSymName() << " spills registers to local memory ("
+     << localBytes << " bytes per thread)";
+  // The largest floating-point tile, and the parameters of its shape.
+  RankedTensorType largest;
+  unsigned registers = 0;
+  kernel.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (unsigned size = estimateRegisters(type, numWarps); size > registers) {
+        registers = size;
+        largest = cast<RankedTensorType>(type);
+      }
+  });
+  if (!largest)
+    return text;
+  SmallVector<std::string> setters, warps;
+  for (const KernelParam &param : source.getParams()) {
+    if (param.isType)
+      continue;
+    if (llvm::any_of(largest.getShape(), [&](int64_t dim) {
+          return param.value == std::to_string(dim);
+        }))
+      setters.push_back(param.name + " = " + param.value);
+    else if (param.value == std::to_string(numWarps))
+      warps.push_back(param.name + " = " + param.value);
+  }
+  os << ": its largest tile, " << largest << ", takes " << registers
+     << " registers per thread over " << numWarps << " warps, of the "
+     << getRegisterBudget(numWarps) << " each thread may use";
+  if (!setters.empty())
+    os << "; " << llvm::join(setters, ", ")
+       << " sets its size: a smaller value";
+  else
+    os << "; a smaller tile";
+  os << " or more warps"
+     << (warps.empty() ? "" : " (" + llvm::join(warps, ", ") + ")")
+     << " would keep it in registers";
+  return text;
+}
+
+CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
+                                             llvm::ArrayRef<KernelArg> expected,
+                                             const CheckOptions &options) {
   CheckReport report;
-  report.seconds = since(start);
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(outputs, expected))) {
     const KernelArg &actual = std::get<0>(pair);
@@ -449,6 +535,29 @@ llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
   return report;
 }
 
+llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
+    KernelSource &source, llvm::ArrayRef<int64_t> grid,
+    llvm::ArrayRef<KernelArg> inputs, llvm::ArrayRef<KernelArg> outputs,
+    const CheckOptions &options) {
+  if (inputs.size() != outputs.size())
+    return llvm::createStringError(
+        "the check compares " + llvm::Twine(outputs.size()) + " results with " +
+        llvm::Twine(inputs.size()) + " inputs");
+  FuncOp kernel = source.getKernel();
+  if (failed(checkInterpretable(kernel)))
+    return llvm::make_error<DiagnosedError>(
+        "the check needs the CPU interpreter, which cannot run @" +
+        kernel.getSymName().str());
+  SmallVector<KernelArg> expected(inputs.begin(), inputs.end());
+  Clock::time_point start = Clock::now();
+  if (failed(interpretKernel(kernel, grid, expected)))
+    return llvm::make_error<DiagnosedError>(
+        "the CPU interpreter failed on the same arguments");
+  CheckReport report = compareWithReference(outputs, expected, options);
+  report.seconds = since(start);
+  return report;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelRunner
 //===----------------------------------------------------------------------===//
@@ -464,6 +573,9 @@ struct KernelRunner::CudaState {
   unsigned blockSize = 0;
   /// The last run's arguments on the device, and its grid.
   std::optional<DeviceArguments> deviceArgs;
+  /// The arguments runs and benchmarks use: deviceArgs, or the caller's
+  /// (RunOptions::sharedArgs).
+  const DeviceArguments *activeArgs = nullptr;
   std::array<unsigned, 3> launchGrid = {1, 1, 1};
 };
 
@@ -520,6 +632,8 @@ const CompiledKernel *KernelRunner::getCompiled() const {
 
 llvm::Expected<RunResult> KernelRunner::run(llvm::ArrayRef<KernelArg> args) {
   if (llvm::Error err = source.checkArgumentCount(args.size()))
+    return std::move(err);
+  if (llvm::Error err = source.checkArgumentValues(args))
     return std::move(err);
   switch (options.target) {
   case Target::CPU:
@@ -603,6 +717,50 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
   if (llvm::Error err = function->checkParameters(args.size()))
     return llvm::createStringError(llvm::toString(std::move(err)) + origin);
   state.function = *function;
+  if (function->localBytes > 0 && options.binaryFile.empty() &&
+      compileOptions.pipelineLoops && requestsPipelining(source.getKernel()))
+    if (llvm::Error err = loadUnpipelined(args, compileOptions))
+      return err;
+  if (options.warnOnSpill && state.function->localBytes > 0)
+    llvm::WithColor::warning(source.getDiagnosticStream(), "tile-run")
+        << describeSpill(source, state.blockSize / 32,
+                         state.function->localBytes)
+        << "\n";
+  return llvm::Error::success();
+}
+
+llvm::Error KernelRunner::loadUnpipelined(llvm::ArrayRef<KernelArg> args,
+                                          CompileOptions compileOptions) {
+  // Pipelining is the compiler's choice: it must not make the kernel spill.
+  CudaState &state = *cuda;
+  compileOptions.pipelineLoops = false;
+  llvm::Expected<KernelSpecialization> specialization =
+      source.getSpecialization(args);
+  if (!specialization)
+    return specialization.takeError();
+  llvm::Expected<CompiledKernel> compiled =
+      source.compile(*specialization, compileOptions);
+  if (!compiled)
+    return compiled.takeError();
+  CudaDevice::JitLog jitLog;
+  llvm::Expected<std::unique_ptr<CudaModule>> module =
+      state.device->loadModule(compiled->binary, &jitLog);
+  if (!module)
+    return module.takeError();
+  llvm::Expected<CudaFunction> function =
+      (*module)->getFunction(source.getKernelName());
+  if (!function)
+    return function.takeError();
+  if (function->localBytes >= state.function->localBytes)
+    return llvm::Error::success();
+  timings.add("compile again, unpipelined", compiled->seconds,
+              llvm::formatv("pipelined, it spilled {0} bytes per thread",
+                            state.function->localBytes)
+                  .str());
+  state.compiled = std::move(*compiled);
+  state.module = std::move(*module);
+  state.function = *function;
+  state.jitLog = std::move(jitLog);
   return llvm::Error::success();
 }
 
@@ -674,17 +832,21 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   // Copy in, run, copy back.
   Clock::time_point start = Clock::now();
   state.deviceArgs.reset();
-  llvm::Expected<DeviceArguments> deviceArgs =
-      DeviceArguments::create(*state.device, args, options.guards);
-  if (!deviceArgs)
-    return deviceArgs.takeError();
-  state.deviceArgs.emplace(std::move(*deviceArgs));
-  timings.add("copy to the GPU", since(start),
-              formatBytes(state.deviceArgs->getBufferBytes()));
+  state.activeArgs = options.sharedArgs;
+  if (!state.activeArgs) {
+    llvm::Expected<DeviceArguments> deviceArgs =
+        DeviceArguments::create(*state.device, args, options.guards);
+    if (!deviceArgs)
+      return deviceArgs.takeError();
+    state.deviceArgs.emplace(std::move(*deviceArgs));
+    state.activeArgs = &*state.deviceArgs;
+    timings.add("copy to the GPU", since(start),
+                formatBytes(state.deviceArgs->getBufferBytes()));
+  }
   start = Clock::now();
   if (llvm::Error err =
           launchKernel(*state.device, function, state.launchGrid,
-                       state.blockSize, state.deviceArgs->getParams()))
+                       state.blockSize, state.activeArgs->getParams()))
     return std::move(err);
   if (llvm::Error err = state.device->synchronize()) {
     std::string message =
@@ -697,7 +859,7 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   }
   result.seconds = since(start);
   timings.add("run", result.seconds, "one launch, to cuCtxSynchronize");
-  if (llvm::Error err = state.deviceArgs->checkGuards(args)) {
+  if (llvm::Error err = state.activeArgs->checkGuards(args)) {
     std::string message = "@" + source.getKernelName().str() + ": " +
                           llvm::toString(std::move(err));
     llvm::WithColor::error(source.getDiagnosticStream(), "tile-run")
@@ -705,6 +867,8 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
     diagnoseWithInterpreter(result.grid, args);
     return llvm::make_error<DiagnosedError>(message);
   }
+  if (!options.copyBack || options.sharedArgs)
+    return result;
   start = Clock::now();
   result.outputs.assign(args.begin(), args.end());
   if (llvm::Error err = state.deviceArgs->copyToHost(result.outputs))
@@ -719,12 +883,12 @@ KernelRunner::benchmark(const BenchOptions &bench,
   if (options.target != Target::CUDA)
     return llvm::createStringError(
         "--bench times the kernel on a GPU (--target=cuda)");
-  if (!cuda->deviceArgs)
+  if (!cuda->activeArgs)
     return llvm::createStringError("--bench: the kernel has not run yet");
   Clock::time_point start = Clock::now();
   llvm::Expected<BenchResult> times =
       tile::benchmark(*cuda->device, *cuda->function, cuda->launchGrid,
-                      cuda->blockSize, cuda->deviceArgs->getParams(), bench);
+                      cuda->blockSize, cuda->activeArgs->getParams(), bench);
   if (!times)
     return llvm::createStringError("--bench: " +
                                    llvm::toString(times.takeError()));
@@ -733,7 +897,7 @@ KernelRunner::benchmark(const BenchOptions &bench,
   report.times = *times;
   report.options = bench;
   report.bytesGiven = bytes.has_value();
-  report.bytes = bytes ? *bytes : cuda->deviceArgs->getBufferBytes();
+  report.bytes = bytes ? *bytes : cuda->activeArgs->getBufferBytes();
   report.gigabytesPerSecond = report.bytes / (times->median * 1e-3) / 1e9;
   return report;
 }

@@ -35,6 +35,7 @@ using namespace mlir;
 
 namespace mlir::tile::test {
 void registerTestAxisInfoPass();
+void registerTestRegisterEstimatePass();
 } // namespace mlir::tile::test
 
 static llvm::cl::list<std::string>
@@ -64,6 +65,7 @@ int main(int argc, char **argv) {
   registerGpuModuleToBinaryPass();
   LLVM::registerDIScopeForLLVMFuncOpPass();
   tile::test::registerTestAxisInfoPass();
+  tile::test::registerTestRegisterEstimatePass();
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);

@@ -15,6 +15,7 @@
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/KernelRunner.h"
+#include "tile/Runtime/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,9 +43,7 @@ static cl::opt<std::string> kernelName(
     "kernel", cl::desc("The kernel to run (default: the only one in the file)"),
     cl::value_desc("NAME"), cl::cat(runCategory));
 static cl::list<std::string>
-    defines("D",
-            cl::desc("Set a meta-parameter that the kernel declares with "
-                     "'// tile.param NAME = DEFAULT'"),
+    defines("D", cl::desc("Set a meta-parameter the kernel declares"),
             cl::value_desc("NAME=VALUE"), cl::Prefix, cl::cat(runCategory));
 static cl::opt<Target>
     target("target",
@@ -67,49 +66,39 @@ static cl::list<std::string> argOptions(
              "fill:VALUE | @FILE.npy for a pointer, TYPE=VALUE for a "
              "scalar (f32[1823x781]=randn:0, i32=781)"),
     cl::value_desc("SPEC"), cl::cat(runCategory));
-static cl::list<std::string> outOptions(
-    "out",
-    cl::desc("After the run, write the buffer of parameter INDEX to a "
-             ".npy file"),
-    cl::value_desc("INDEX=FILE.npy"), cl::cat(runCategory));
-static cl::opt<bool> listDevices(
-    "list-devices",
-    cl::desc("List the GPUs the CUDA driver sees, and exit (non-zero "
-             "without a driver or a GPU)"),
-    cl::cat(cudaCategory));
+static cl::list<std::string>
+    outOptions("out",
+               cl::desc("Write the buffer of parameter INDEX to a .npy file"),
+               cl::value_desc("INDEX=FILE.npy"), cl::cat(runCategory));
+static cl::opt<bool>
+    listDevices("list-devices",
+                cl::desc("List the GPUs the CUDA driver sees, and exit"),
+                cl::cat(cudaCategory));
 static cl::opt<int> deviceOption("device", cl::desc("The GPU to run on"),
                                  cl::value_desc("N"), cl::init(0),
                                  cl::cat(cudaCategory));
-static cl::opt<unsigned> numWarpsOption(
-    "num-warps",
-    cl::desc("Warps per block for a kernel without tile.num_warps "
-             "(default 4)"),
-    cl::value_desc("N"), cl::init(4), cl::cat(cudaCategory));
+static cl::opt<unsigned>
+    numWarpsOption("num-warps",
+                   cl::desc("Warps per block, where the kernel names none"),
+                   cl::value_desc("N"), cl::init(4), cl::cat(cudaCategory));
 static cl::opt<std::string>
     chipOption("chip",
-               cl::desc("The GPU to compile for, such as sm_90 "
-                        "(default: the GPU's own)"),
+               cl::desc("The GPU to compile for (default: the GPU's own)"),
                cl::value_desc("sm_XY"), cl::cat(cudaCategory));
-static cl::opt<bool> checkOption(
-    "check",
-    cl::desc("Also run the kernel on the CPU interpreter and compare "
-             "every buffer; fail past the tolerance"),
-    cl::cat(cudaCategory));
+static cl::opt<bool>
+    checkOption("check",
+                cl::desc("Compare every buffer with the CPU interpreter's"),
+                cl::cat(cudaCategory));
 static cl::opt<double>
     rtolOption("rtol",
-               cl::desc("--check's relative tolerance (default by "
-                        "type: f32 1e-5, f16 2e-3, bf16 1.6e-2)"),
+               cl::desc("--check's relative tolerance (default: by type)"),
                cl::cat(cudaCategory));
 static cl::opt<double>
     atolOption("atol",
-               cl::desc("--check's absolute tolerance (default by "
-                        "type: f32 1e-7, f16 and bf16 1e-6)"),
+               cl::desc("--check's absolute tolerance (default: by type)"),
                cl::cat(cudaCategory));
 static cl::opt<bool>
-    benchOption("bench",
-                cl::desc("Time the kernel with CUDA events: warm-up runs, then "
-                         "timed runs with L2 flushed before each; print the "
-                         "median, min, max and GB/s"),
+    benchOption("bench", cl::desc("Time the kernel (CUDA events, L2 flushed)"),
                 cl::cat(cudaCategory));
 static cl::opt<unsigned> benchReps("bench-reps",
                                    cl::desc("Timed runs of --bench"),
@@ -119,11 +108,10 @@ static cl::opt<unsigned> benchWarmup("bench-warmup",
                                      cl::desc("Warm-up runs of --bench"),
                                      cl::value_desc("N"), cl::init(10),
                                      cl::cat(cudaCategory));
-static cl::opt<uint64_t> bytesOption(
-    "bytes",
-    cl::desc("The bytes one run moves, for --bench's GB/s (default: "
-             "the size of every buffer argument, each counted once)"),
-    cl::value_desc("N"), cl::cat(cudaCategory));
+static cl::opt<uint64_t>
+    bytesOption("bytes",
+                cl::desc("The bytes one run moves, for --bench's GB/s"),
+                cl::value_desc("N"), cl::cat(cudaCategory));
 static cl::opt<Emit> emitOption(
     "emit", cl::desc("Write the compiled kernel instead of running it"),
     cl::values(clEnumValN(Emit::PTX, "ptx", "PTX text"),
@@ -138,28 +126,29 @@ static cl::opt<std::string> cudaPath(
     "cuda-path", cl::desc("The CUDA toolkit whose ptxas --emit=cubin uses"),
     cl::value_desc("DIR"), cl::init("/usr/local/cuda"), cl::cat(cudaCategory));
 static cl::opt<std::string>
-    ptxOption("ptx",
-              cl::desc("Load this PTX (or cubin) instead of compiling the "
-                       "kernel; the kernel file still gives the signature and "
-                       "the block size"),
+    ptxOption("ptx", cl::desc("Load this PTX (or cubin) instead of compiling"),
               cl::value_desc("FILE"), cl::cat(cudaCategory));
-static cl::opt<bool>
-    noCache("no-cache",
-            cl::desc("Compile even when the on-disk cache ($TILE_CACHE_DIR, "
-                     "$XDG_CACHE_HOME/tile or ~/.cache/tile) has the kernel, "
-                     "and store nothing there"),
-            cl::cat(cudaCategory));
-static cl::opt<bool>
-    noGuards("no-guards",
-             cl::desc("Give each buffer an allocation of its own size, without "
-                      "the guard zones that catch writes past its ends (for "
-                      "compute-sanitizer, which then sees every such access)"),
-             cl::cat(cudaCategory));
-static cl::opt<bool> timingOption(
-    "timing",
-    cl::desc("Print how long parsing, each pass of the pipeline, the "
-             "driver's JIT and the run took"),
+static cl::opt<bool> noCache("no-cache",
+                             cl::desc("Neither use nor fill the compile cache"),
+                             cl::cat(cudaCategory));
+static cl::opt<bool> noGuards(
+    "no-guards",
+    cl::desc("No guard zones around the buffers (for compute-sanitizer)"),
     cl::cat(cudaCategory));
+static cl::opt<bool>
+    tuneOption("tune",
+               cl::desc("Tune the declared meta-parameters for this launch"),
+               cl::cat(cudaCategory));
+static cl::opt<bool> tuneAll("tune-all",
+                             cl::desc("--tune, pruning no configuration"),
+                             cl::cat(cudaCategory));
+static cl::opt<bool> noTuningCache(
+    "no-tuning-cache",
+    cl::desc("Run with the defaults and -D, not the tuning cache's choice"),
+    cl::cat(cudaCategory));
+static cl::opt<bool> timingOption("timing",
+                                  cl::desc("Print how long each step took"),
+                                  cl::cat(cudaCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tile-run") << message << "\n";
@@ -188,17 +177,13 @@ static int emitCode(KernelSource &source, llvm::ArrayRef<ArgSpec> specs) {
   options.format =
       emitOption == Emit::Cubin ? OutputFormat::Cubin : OutputFormat::PTX;
   options.cacheDir = noCache ? "" : getDefaultCacheDir();
-  options.chip = chipOption;
-  if (options.chip.empty()) {
-    llvm::Expected<std::unique_ptr<CudaDevice>> device =
-        CudaDevice::open(deviceOption);
-    if (!device)
-      return fail("--emit compiles for the GPU's own chip, and there is "
-                  "none: " +
-                  llvm::toString(device.takeError()) +
-                  "\nname the chip with --chip, such as --chip=sm_90");
-    options.chip = (*device)->getInfo().getChip();
-  }
+  llvm::Expected<std::string> chip =
+      chipOption.empty() ? getCudaChip(deviceOption) : chipOption;
+  if (!chip)
+    return fail("--emit compiles for the GPU's own chip, and there is none: " +
+                llvm::toString(chip.takeError()) +
+                "\nname the chip with --chip, such as --chip=sm_90");
+  options.chip = *chip;
   llvm::Expected<CompiledKernel> compiled = source.compile(specs, options);
   if (!compiled)
     return fail(compiled.takeError());
@@ -218,6 +203,8 @@ static int emitCode(KernelSource &source, llvm::ArrayRef<ArgSpec> specs) {
 
 /// Checks the options that do not depend on the kernel.
 static int checkOptions(bool emitting, Target runTarget) {
+  if (tuneAll)
+    tuneOption = true;
   if (!chipOption.empty())
     if (llvm::Error err = checkChipName(chipOption))
       return fail(std::move(err));
@@ -231,19 +218,24 @@ static int checkOptions(bool emitting, Target runTarget) {
                   " runs the kernel; --emit only compiles it");
     return 0;
   }
-  if (runTarget == Target::CPU && !ptxOption.empty())
-    return fail("--ptx needs a GPU (--target=cuda)");
+  struct GpuOnly {
+    bool given;
+    const char *flag, *does;
+  };
+  for (GpuOnly option :
+       {GpuOnly{!ptxOption.empty(), "ptx", "loads a GPU binary"},
+        {tuneOption, "tune", "times configurations on the GPU"},
+        {checkOption, "check",
+         "compares the GPU's results with the interpreter's"},
+        {benchOption, "bench", "times the kernel on the GPU"}})
+    if (runTarget == Target::CPU && option.given)
+      return fail(llvm::Twine("--") + option.flag +
+                  " needs a GPU (--target=cuda): it " + option.does);
+  if (tuneOption && !ptxOption.empty())
+    return fail("--tune compiles the kernel; --ptx loads it from a file");
   if (!TileDialect::isValidNumWarps(numWarpsOption))
     return fail("--num-warps expects a power of two from 1 to 32, got " +
                 llvm::Twine(numWarpsOption));
-  if (runTarget == Target::CPU)
-    for (auto *option : {&checkOption, &benchOption})
-      if (*option)
-        return fail(llvm::Twine("--") + option->ArgStr +
-                    " needs a GPU (--target=cuda): it " +
-                    (option == &checkOption
-                         ? "compares the GPU's results with the interpreter's"
-                         : "times the kernel on the GPU"));
   if (gridOption.getNumOccurrences() == 0)
     return fail("--grid is required: the number of programs along x, y and "
                 "z, such as --grid 1823 or --grid 16,8 (on a GPU also "
@@ -264,7 +256,7 @@ int main(int argc, char **argv) {
       "[--target=cpu|cuda]\n"
       "           --grid X[,Y[,Z]]|persistent[:N] --arg SPEC... "
       "[--out INDEX=FILE.npy]...\n"
-      "           [--check] [--bench] [--timing]\n"
+      "           [--check] [--bench] [--tune] [--timing]\n"
       "  tile-run KERNEL.mlir --emit=ptx|cubin [-o FILE] [--chip sm_XY] "
       "[--arg SPEC]...\n"
       "  tile-run --list-devices\n");
@@ -311,8 +303,7 @@ int main(int argc, char **argv) {
   if (!outputs)
     return fail(outputs.takeError());
 
-  // The kernel, and one spec per parameter, checked against its type before
-  // any buffer is made or read. --emit may go without.
+  // The kernel, and a spec per parameter checked against it (or none: --emit).
   KernelSource::Options sourceOptions;
   sourceOptions.defines.assign(defines.begin(), defines.end());
   sourceOptions.kernelName = kernelName;
@@ -320,34 +311,31 @@ int main(int argc, char **argv) {
       KernelSource::loadFile(inputFilename, sourceOptions);
   if (!loaded)
     return fail(loaded.takeError());
-  KernelSource &source = **loaded;
+  std::unique_ptr<KernelSource> kernelSource = std::move(*loaded);
+  KernelSource *source = kernelSource.get();
   if (!(emitting && argOptions.empty()))
-    if (llvm::Error err = source.checkArgumentCount(argOptions.size()))
+    if (llvm::Error err = source->checkArgumentCount(argOptions.size()))
       return fail(std::move(err));
   SmallVector<ArgSpec> specs;
   for (auto [index, text] : llvm::enumerate(argOptions)) {
     llvm::Expected<ArgSpec> spec = parseArgSpec(text);
     llvm::Error err =
-        spec ? source.checkArgSpec(index, *spec) : spec.takeError();
+        spec ? source->checkArgSpec(index, *spec) : spec.takeError();
     if (err)
       return fail("--arg " + llvm::Twine(index) + " ('" + text +
                   "'): " + llvm::toString(std::move(err)));
     specs.push_back(std::move(*spec));
   }
   for (const auto &[index, path] : *outputs)
-    if (llvm::Error err = source.checkOutputIndex(index))
+    if (llvm::Error err = source->checkOutputIndex(index))
       return fail("--out " + llvm::Twine(index) + "=" + path + ": " +
                   llvm::toString(std::move(err)));
   if (emitting)
-    return emitCode(source, specs);
+    return emitCode(*source, specs);
 
-  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::create(source, options);
-  if (!runner)
-    return fail(runner.takeError());
-  if (checkOption && failed(checkInterpretable(source.getKernel())))
+  if (checkOption && failed(checkInterpretable(source->getKernel())))
     return fail("--check needs the CPU interpreter, which cannot run @" +
-                source.getKernelName());
+                source->getKernelName());
   SmallVector<KernelArg> args;
   for (auto [index, spec] : llvm::enumerate(specs)) {
     llvm::Expected<KernelArg> arg = createKernelArg(spec);
@@ -356,17 +344,39 @@ int main(int argc, char **argv) {
                   "'): " + llvm::toString(arg.takeError()));
     args.push_back(std::move(*arg));
   }
+  CheckOptions check{given(rtolOption), given(atolOption)};
+  BenchOptions bench;
+  bench.repetitions = benchReps;
+  bench.warmup = benchWarmup;
+  if (options.binaryFile.empty()) {
+    TuneOptions tuning{sourceOptions, options,       bench,
+                       check,         &llvm::errs(), tuneAll};
+    bool cached = !noTuningCache && options.target == Target::CUDA;
+    llvm::Expected<std::unique_ptr<KernelSource>> tuned =
+        loadTunedKernel(std::move(kernelSource), args, tuning,
+                        tuneOption || tuneAll ? TuningMode::Tune
+                        : cached              ? TuningMode::UseCache
+                                              : TuningMode::IgnoreCache,
+                        llvm::outs());
+    if (!tuned)
+      return fail(tuned.takeError());
+    kernelSource = std::move(*tuned);
+    source = kernelSource.get();
+  }
+  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
+      KernelRunner::create(*source, options);
+  if (!runner)
+    return fail(runner.takeError());
   llvm::Expected<RunResult> result = (*runner)->run(args);
   if (!result)
     return fail(result.takeError());
-  printRunSummary(llvm::outs(), source.getKernelName(), *result,
+  printRunSummary(llvm::outs(), source->getKernelName(), *result,
                   options.target);
 
   bool checked = true;
   if (checkOption) {
-    CheckOptions check{given(rtolOption), given(atolOption)};
     llvm::Expected<CheckReport> report = checkAgainstInterpreter(
-        source, result->grid, args, result->outputs, check);
+        *source, result->grid, args, result->outputs, check);
     if (!report)
       return fail(report.takeError());
     (*runner)->getTimings().add("CPU interpreter (--check)", report->seconds);
@@ -374,22 +384,14 @@ int main(int argc, char **argv) {
     checked = report->passed();
   }
   if (benchOption) {
-    BenchOptions bench;
-    bench.repetitions = benchReps;
-    bench.warmup = benchWarmup;
     llvm::Expected<BenchReport> report =
         (*runner)->benchmark(bench, given(bytesOption));
     if (!report)
       return fail(report.takeError());
     report->print(llvm::outs());
   }
-  for (const auto &[index, path] : *outputs) {
-    const HostBuffer &buffer = result->outputs[index].getBuffer();
-    if (llvm::Error err = writeNpyFile(path, buffer))
-      return fail(std::move(err));
-    llvm::outs() << "wrote argument " << index << " ("
-                 << buffer.getDescription() << ") to " << path << "\n";
-  }
+  if (llvm::Error err = writeOutputs(*result, *outputs, llvm::outs()))
+    return fail(std::move(err));
   if (timingOption)
     (*runner)->printTimings(llvm::outs());
   if (!checked)

@@ -16,6 +16,13 @@
 // a parameter declared with a type takes only types, one declared with an
 // integer only integers.
 //
+// A declaration may also list the values the parameter may take, the space a
+// tuner searches (tile-run --tune):
+//
+//   // tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16
+//
+// The default must be one of them, and so must a value given with -D.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_PREPROCESSOR_PREPROCESSOR_H
@@ -42,12 +49,24 @@ struct KernelParam {
   /// The value as substituted: an integer's decimal digits, or a type name.
   std::string value;
   bool isType = false;
+  /// The values the declaration allows (`in ...`), in the order written;
+  /// empty when it lists none (any value of the parameter's kind).
+  std::vector<std::string> values;
+  /// Whether `value` was given with -D rather than being the default.
+  bool isDefined = false;
+  /// The line of the declaration (1-based).
+  unsigned line = 0;
 };
+
+/// Finds the parameter named `name`, or null.
+const KernelParam *findParam(llvm::ArrayRef<KernelParam> params,
+                             llvm::StringRef name);
 
 /// Returns the parameters `source` declares, with their values after applying
 /// `defines` (each `NAME=VALUE`), in declaration order, and the specialized
-/// text in `specialized`. On bad input (a malformed declaration, an unknown
-/// or malformed definition, a use of an undeclared parameter) prints a
+/// text in `specialized`. On bad input (a malformed declaration, a default
+/// outside its declared values, an unknown or malformed definition, a value
+/// outside the declared ones, a use of an undeclared parameter) prints a
 /// diagnostic with the file, line and column to `errs` and returns false.
 bool preprocess(const llvm::MemoryBuffer &source,
                 llvm::ArrayRef<std::string> defines, std::string &specialized,

@@ -58,7 +58,14 @@ struct CompileOptions {
   std::string cudaPath = "/usr/local/cuda";
   /// The directory of the on-disk cache; empty compiles without it.
   std::string cacheDir;
+  /// Whether loops keep their tile.num_stages requests. The runtime compiles
+  /// a kernel again without them when, pipelined, it spills (a choice the
+  /// compiler makes must never make a kernel spill).
+  bool pipelineLoops = true;
 };
+
+/// Whether a loop of `kernel` asks to be pipelined (tile.num_stages >= 2).
+bool requestsPipelining(FuncOp kernel);
 
 /// The PTX features a chip needs: "+ptx80" up to sm_90, "+ptx88" from
 /// sm_100.

@@ -43,6 +43,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -100,6 +101,9 @@ struct GridSpec {
   static llvm::Expected<GridSpec> parse(llvm::StringRef text);
 };
 
+/// The chip of GPU `ordinal` ("sm_90"); an error when there is none.
+llvm::Expected<std::string> getCudaChip(int ordinal);
+
 /// "4x2x1": sizes joined with 'x'.
 std::string formatGrid(llvm::ArrayRef<int64_t> grid);
 
@@ -141,8 +145,9 @@ public:
 
   FuncOp getKernel() const { return kernel; }
   llvm::StringRef getKernelName() const;
-  /// The file's name, as given.
+  /// The file's name, as given, and its text before preprocessing.
   llvm::StringRef getFileName() const { return fileName; }
+  llvm::StringRef getText() const { return text; }
   /// The meta-parameters the file declares, with their values.
   llvm::ArrayRef<KernelParam> getParams() const { return params; }
   /// "@softmax(!tile.ptr<f32>, i32)".
@@ -155,6 +160,10 @@ public:
   /// Checks `spec` against parameter `index` (a buffer of the pointee type
   /// for a pointer, a scalar of the parameter's type otherwise).
   llvm::Error checkArgSpec(unsigned index, const ArgSpec &spec) const;
+  /// Checks the values of a launch's integer arguments against the promises
+  /// of their attributes (tile.divisibility, tile.max_value), naming the
+  /// meta-parameter a broken bound comes from. KernelRunner::run does this.
+  llvm::Error checkArgumentValues(llvm::ArrayRef<KernelArg> args) const;
   /// Checks that parameter `index` exists and is a pointer, whose buffer a
   /// run can write out.
   llvm::Error checkOutputIndex(unsigned index) const;
@@ -186,6 +195,7 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl;
   std::string fileName;
+  std::string text;
   std::vector<KernelParam> params;
   llvm::raw_ostream *diagnostics = nullptr;
   mutable FuncOp kernel;
@@ -230,6 +240,16 @@ struct RunOptions {
   std::string binaryFile;
   /// Guard zones around each buffer, checked after the run.
   bool guards = true;
+  /// Copy the buffers back after a run (RunResult::outputs); without, they
+  /// stay on the GPU, for benchmark().
+  bool copyBack = true;
+  /// Run on these buffers, already on the GPU (made from the same
+  /// arguments, in the same context), instead of copying the arguments in;
+  /// nothing is copied back. The tuner times every configuration this way.
+  const DeviceArguments *sharedArgs = nullptr;
+  /// Warn on the diagnostic stream when the loaded kernel spills registers
+  /// to local memory, naming the meta-parameter most likely responsible.
+  bool warnOnSpill = true;
 };
 
 /// What one run did.
@@ -251,6 +271,18 @@ struct RunResult {
 /// GPU "...: grid 264 (persistent: ...), 512 threads per block, in 0.1 ms".
 void printRunSummary(llvm::raw_ostream &os, llvm::StringRef kernelName,
                      const RunResult &result, Target target);
+
+/// Why `kernel` (of `source`), run with `numWarps` warps, spills
+/// `localBytes` of local memory per thread: its largest tile's registers per
+/// thread and the meta-parameters that set them. One sentence, no newline.
+std::string describeSpill(const KernelSource &source, unsigned numWarps,
+                          int localBytes);
+
+/// Writes the buffer of each parameter `outputs` names (index to path) from
+/// `result` to a .npy file, and a line saying so on `os`.
+llvm::Error writeOutputs(const RunResult &result,
+                         const std::map<unsigned, std::string> &outputs,
+                         llvm::raw_ostream &os);
 
 /// What benchmark() measured.
 struct BenchReport {
@@ -305,6 +337,10 @@ public:
 private:
   KernelRunner(KernelSource &source, const RunOptions &options);
   llvm::Error load(llvm::ArrayRef<KernelArg> args);
+  /// After a load whose pipelined kernel spills: the kernel compiled without
+  /// pipelining, where it spills less.
+  llvm::Error loadUnpipelined(llvm::ArrayRef<KernelArg> args,
+                              CompileOptions compileOptions);
   llvm::Expected<RunResult> runOnCPU(llvm::ArrayRef<KernelArg> args);
   llvm::Expected<RunResult> runOnCUDA(llvm::ArrayRef<KernelArg> args);
   void diagnoseWithInterpreter(llvm::ArrayRef<int64_t> grid,
@@ -346,6 +382,12 @@ struct CheckOptions {
   std::optional<double> rtol;
   std::optional<double> atol;
 };
+
+/// Compares every buffer of `outputs` with the same argument of `expected`,
+/// within each type's default tolerance or `options`'.
+CheckReport compareWithReference(llvm::ArrayRef<KernelArg> outputs,
+                                 llvm::ArrayRef<KernelArg> expected,
+                                 const CheckOptions &options);
 
 /// Runs the interpreter over `inputs` (the arguments before the run) on
 /// `grid`, and compares every buffer of `outputs` (a run's results) with

@@ -3,6 +3,13 @@
 //   tile-runner-test run FILE [-DNAME=VALUE]... --grid X[,Y[,Z]] SPEC...
 //   tile-runner-test persistent-grid SMS BLOCKS_PER_SM CAP
 //   tile-runner-test cache-key FILE [-DNAME=VALUE]... [--chip=sm_XY] SPEC...
+//   tile-runner-test space FILE [-DNAME=VALUE]...
+//   tile-runner-test fit FILE [-DNAME=VALUE]... SPEC...
+//   tile-runner-test tuning-store DIR FILE [-DNAME=VALUE]... --device=NAME
+//                    --choice=NAME=VALUE,... --time=MS SPEC...
+//   tile-runner-test tuning-lookup DIR FILE [-DNAME=VALUE]... --device=NAME
+//                    SPEC...
+//   tile-runner-test spills FILE --ptxas=PATH --vary=NAME,... [-DNAME=VALUE]...
 //
 // A C++ program that uses the runtime library the way tile-run does, and the
 // lit tests' window on the library's CPU-side steps (test/Runtime):
@@ -16,16 +23,37 @@
 //   cache-key        the specialization and the compile cache's key of a
 //                    launch with these arguments (compiled for the chip,
 //                    sm_90 by default, into a temporary cache).
+//   space            the search space (enumerateSearchSpace), and whether
+//                    each configuration's tiles fit in registers.
+//   fit              the kernel a launch with these arguments runs without a
+//                    tuning cache (fitToLaunch): what changed, and why.
+//   tuning-store     stores a choice in the tuning cache under DIR for a
+//   tuning-lookup    launch on a GPU named NAME, or looks one up.
+//   spills           for every combination of the declared values of the
+//                    parameters named by --vary (the others fitted to the
+//                    registers, as a launch fits them), compiles the kernel
+//                    for sm_90 as an aligned launch specializes it and asks
+//                    ptxas -v for its spills, compiling it again without
+//                    pipelining where, pipelined, it spills (as a launch
+//                    does); exit 1 if any spills.
 //
 // Errors are the library's messages and exit status 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/KernelRunner.h"
+#include "tile/Runtime/Tuner.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -49,6 +77,7 @@ struct Command {
   std::string grid;
   std::string chip = "sm_90";
   std::vector<std::string> specs;
+  std::string device, choice, time, ptxas, vary;
 };
 } // namespace
 
@@ -65,6 +94,16 @@ static Command parseCommand(int argc, char **argv) {
       command.grid = argv[++i];
     else if (arg.consume_front("--chip="))
       command.chip = arg.str();
+    else if (arg.consume_front("--device="))
+      command.device = arg.str();
+    else if (arg.consume_front("--choice="))
+      command.choice = arg.str();
+    else if (arg.consume_front("--time="))
+      command.time = arg.str();
+    else if (arg.consume_front("--ptxas="))
+      command.ptxas = arg.str();
+    else if (arg.consume_front("--vary="))
+      command.vary = arg.str();
     else
       command.specs.push_back(arg.str());
   }
@@ -169,6 +208,253 @@ static int cacheKey(const Command &command) {
   return 0;
 }
 
+static int space(const Command &command) {
+  llvm::Expected<std::unique_ptr<KernelSource>> source =
+      KernelSource::loadFile(command.file, command.sourceOptions);
+  if (!source)
+    return fail(source.takeError());
+  for (const TuneConfig &config :
+       enumerateSearchSpace((*source)->getParams())) {
+    KernelSource::Options options = command.sourceOptions;
+    llvm::append_range(options.defines, config.defines);
+    llvm::Expected<std::unique_ptr<KernelSource>> loaded =
+        KernelSource::loadFile(command.file, options);
+    if (!loaded)
+      return fail(loaded.takeError());
+    std::string noRoom = checkRegisterRoom(**loaded, CompileOptions());
+    llvm::outs() << config.str() << ": "
+                 << (noRoom.empty() ? "fits" : "no room, " + noRoom) << "\n";
+  }
+  return 0;
+}
+
+static int fit(const Command &command) {
+  SmallVector<ArgSpec> specs;
+  SmallVector<KernelArg> args;
+  llvm::Expected<std::unique_ptr<KernelSource>> source =
+      load(command, specs, args);
+  if (!source)
+    return fail(source.takeError());
+  TuneOptions options;
+  options.source = command.sourceOptions;
+  std::string note;
+  std::unique_ptr<KernelSource> fitted =
+      fitToLaunch(std::move(*source), args, options, /*registers=*/true, note);
+  llvm::outs() << (note.empty() ? "the defaults fit" : note) << "\n";
+  for (const KernelParam &param : fitted->getParams())
+    llvm::outs() << param.name << " = " << param.value << "\n";
+  return 0;
+}
+
+/// The tuning key of a launch on a GPU named `command.device`.
+static llvm::Expected<TuningKey> makeKey(const Command &command,
+                                         const KernelSource &source,
+                                         llvm::ArrayRef<KernelArg> args) {
+  TuningKey result;
+  result.fileText = source.getText().str();
+  result.kernelName = source.getKernelName().str();
+  result.fixedDefines = getFixedDefines(source.getParams());
+  result.device = command.device;
+  for (const KernelArg &arg : args)
+    result.buckets.push_back(getShapeBucket(arg));
+  return result;
+}
+
+static int tuningCache(const Command &command, llvm::StringRef dir,
+                       bool store) {
+  SmallVector<ArgSpec> specs;
+  SmallVector<KernelArg> args;
+  llvm::Expected<std::unique_ptr<KernelSource>> source =
+      load(command, specs, args);
+  if (!source)
+    return fail(source.takeError());
+  llvm::Expected<TuningKey> key = makeKey(command, **source, args);
+  if (!key)
+    return fail(key.takeError());
+  llvm::outs() << "shapes " << llvm::join(key->buckets, " ") << "\n";
+  if (store) {
+    TuneEntry best;
+    llvm::SmallVector<llvm::StringRef> defines;
+    llvm::StringRef(command.choice).split(defines, ',', -1, false);
+    for (llvm::StringRef define : defines)
+      best.config.defines.push_back(define.str());
+    llvm::StringRef(command.time).getAsDouble(best.milliseconds);
+    if (llvm::Error err = storeTuning(dir, *key, best))
+      return fail(std::move(err));
+    llvm::outs() << "stored "
+                 << llvm::sys::path::filename(getTuningCachePath(dir, *key))
+                 << "\n";
+    return 0;
+  }
+  std::optional<TuningChoice> choice = lookupTuning(dir, *key, llvm::errs());
+  if (!choice) {
+    llvm::outs() << "no choice\n";
+    return 0;
+  }
+  llvm::outs() << "choice " << llvm::join(choice->defines, " ")
+               << llvm::format(" (%.4f ms for ", choice->milliseconds)
+               << choice->tunedOn << ")\n";
+  return 0;
+}
+
+/// Every combination of the declared values of `names` in `params`.
+static std::vector<std::vector<std::string>>
+combine(llvm::ArrayRef<KernelParam> params,
+        llvm::ArrayRef<llvm::StringRef> names) {
+  std::vector<std::vector<std::string>> combinations(1);
+  for (llvm::StringRef name : names) {
+    const KernelParam *param = findParam(params, name);
+    if (!param || param->values.empty())
+      return {};
+    std::vector<std::vector<std::string>> next;
+    for (const std::vector<std::string> &combination : combinations)
+      for (const std::string &value : param->values) {
+        next.push_back(combination);
+        next.back().push_back(param->name + "=" + value);
+      }
+    combinations = std::move(next);
+  }
+  return combinations;
+}
+
+/// ptxas -v's spill stores for `ptx`, and its registers.
+static llvm::Expected<std::pair<int, int>> askPtxas(llvm::StringRef ptxas,
+                                                    llvm::StringRef ptx) {
+  llvm::SmallString<128> input, output, log;
+  for (auto [path, suffix] :
+       {std::pair(&input, "ptx"), std::pair(&output, "cubin"),
+        std::pair(&log, "log")})
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("tile-spills", suffix, *path))
+      return llvm::createStringError(ec.message());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(input, ec);
+    if (ec)
+      return llvm::createStringError(ec.message());
+    os << ptx;
+  }
+  std::string error;
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
+                                                log.str()};
+  int status = llvm::sys::ExecuteAndWait(
+      ptxas, {ptxas, "-v", "-arch=sm_90", input, "-o", output}, std::nullopt,
+      redirects, 0, 0, &error);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(log);
+  for (llvm::StringRef path : {input.str(), output.str(), log.str()})
+    (void)llvm::sys::fs::remove(path);
+  if (status != 0 || !text)
+    return llvm::createStringError("ptxas failed: " + error +
+                                   (text ? (*text)->getBuffer().str() : ""));
+  llvm::SmallVector<llvm::StringRef> spills, registers;
+  llvm::StringRef log_ = (*text)->getBuffer();
+  if (!llvm::Regex("([0-9]+) bytes spill stores").match(log_, &spills) ||
+      !llvm::Regex("Used ([0-9]+) registers").match(log_, &registers))
+    return llvm::createStringError("ptxas -v said: " + log_);
+  return std::pair(std::atoi(spills[1].str().c_str()),
+                   std::atoi(registers[1].str().c_str()));
+}
+
+static int checkSpills(const Command &command) {
+  llvm::Expected<std::unique_ptr<KernelSource>> base =
+      KernelSource::loadFile(command.file, command.sourceOptions);
+  if (!base)
+    return fail(base.takeError());
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(command.vary).split(names, ',', -1, false);
+  std::vector<std::vector<std::string>> combinations =
+      combine((*base)->getParams(), names);
+  if (combinations.empty())
+    return fail(llvm::createStringError(
+        "--vary names a parameter without declared values"));
+  // One line per combination, made on every core.
+  std::vector<std::string> lines(combinations.size());
+  std::vector<int> spills(combinations.size(), 0);
+  std::vector<std::string> errors(combinations.size());
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+  for (size_t index = 0; index < combinations.size(); ++index)
+    pool.async([&, index] {
+      const std::vector<std::string> &combination = combinations[index];
+      TuneOptions options;
+      options.source = command.sourceOptions;
+      llvm::append_range(options.source.defines, combination);
+      std::string log;
+      llvm::raw_string_ostream logStream(log);
+      options.source.diagnostics = &logStream;
+      llvm::Expected<std::unique_ptr<KernelSource>> source =
+          KernelSource::loadFile(command.file, options.source);
+      if (!source) {
+        errors[index] = llvm::toString(source.takeError()) + "\n" + log;
+        return;
+      }
+      std::string note;
+      std::unique_ptr<KernelSource> fitted = fitToLaunch(
+          std::move(*source), {}, options, /*registers=*/true, note);
+      std::string configuration = llvm::join(combination, " ");
+      if (!note.empty())
+        configuration +=
+            " (" + note.substr(note.rfind(": running with ") + 15) + ")";
+      if (!checkRegisterRoom(*fitted, CompileOptions()).empty()) {
+        lines[index] = configuration + ": no configuration fits";
+        return;
+      }
+      // An aligned launch: every argument a multiple of 16.
+      KernelSpecialization specialization;
+      specialization.divisibility.assign(fitted->getKernel().getNumArguments(),
+                                         16);
+      CompileOptions compile;
+      compile.chip = "sm_90";
+      llvm::Expected<CompiledKernel> compiled =
+          fitted->compile(specialization, compile);
+      if (!compiled) {
+        errors[index] = llvm::toString(compiled.takeError()) + "\n" + log;
+        return;
+      }
+      llvm::Expected<std::pair<int, int>> result =
+          askPtxas(command.ptxas, compiled->binary);
+      if (!result) {
+        errors[index] = llvm::toString(result.takeError());
+        return;
+      }
+      // As a launch does: a pipelined kernel that spills is compiled again
+      // without pipelining.
+      if (result->first > 0 && requestsPipelining(fitted->getKernel())) {
+        compile.pipelineLoops = false;
+        llvm::Expected<CompiledKernel> unpipelined =
+            fitted->compile(specialization, compile);
+        llvm::Expected<std::pair<int, int>> again =
+            unpipelined ? askPtxas(command.ptxas, unpipelined->binary)
+                        : unpipelined.takeError();
+        if (!again) {
+          errors[index] = llvm::toString(again.takeError());
+          return;
+        }
+        if (again->first < result->first) {
+          configuration += " (unpipelined: pipelined, " +
+                           std::to_string(result->first) + " bytes spilled)";
+          result = *again;
+        }
+      }
+      spills[index] = result->first;
+      lines[index] = configuration + ": " + std::to_string(result->first) +
+                     " bytes spill stores, " + std::to_string(result->second) +
+                     " registers";
+    });
+  pool.wait();
+  unsigned spilled = 0;
+  for (size_t index = 0; index < combinations.size(); ++index) {
+    if (!errors[index].empty())
+      return fail(llvm::createStringError(llvm::join(combinations[index], " ") +
+                                          ": " + errors[index]));
+    llvm::outs() << lines[index] << "\n";
+    spilled += spills[index] > 0;
+  }
+  llvm::outs() << spilled << " of " << combinations.size()
+               << " configurations spill\n";
+  return spilled ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   llvm::StringRef mode = argc > 1 ? argv[1] : "";
   if (mode == "persistent-grid" && argc == 5) {
@@ -179,15 +465,33 @@ int main(int argc, char **argv) {
     llvm::outs() << *programs << "\n";
     return 0;
   }
-  if ((mode == "run" || mode == "cache-key") && argc > 2) {
+  if ((mode == "run" || mode == "cache-key" || mode == "space" ||
+       mode == "fit" || mode == "spills") &&
+      argc > 2) {
     Command command = parseCommand(argc, argv);
+    if (mode == "space")
+      return space(command);
+    if (mode == "fit")
+      return fit(command);
+    if (mode == "spills")
+      return checkSpills(command);
     return mode == "run" ? run(command) : cacheKey(command);
+  }
+  if ((mode == "tuning-store" || mode == "tuning-lookup") && argc > 3) {
+    Command command = parseCommand(argc - 1, argv + 1);
+    return tuningCache(command, argv[2], mode == "tuning-store");
   }
   llvm::errs() << "usage: tile-runner-test run FILE [-DNAME=VALUE]... --grid "
                   "G SPEC...\n"
                   "       tile-runner-test persistent-grid SMS "
                   "BLOCKS_PER_SM CAP\n"
                   "       tile-runner-test cache-key FILE [-DNAME=VALUE]... "
-                  "[--chip=sm_XY] SPEC...\n";
+                  "[--chip=sm_XY] SPEC...\n"
+                  "       tile-runner-test space|fit FILE [-DNAME=VALUE]... "
+                  "[SPEC...]\n"
+                  "       tile-runner-test tuning-store|tuning-lookup DIR FILE "
+                  "--device=NAME [--choice=D,... --time=MS] SPEC...\n"
+                  "       tile-runner-test spills FILE --ptxas=PATH "
+                  "--vary=NAME,...\n";
   return 1;
 }

@@ -36,28 +36,57 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  if (attr.getName() != getDivisibilityAttrName())
+  StringRef name = attr.getName().getValue();
+  bool isDivisibility = name == getDivisibilityAttrName();
+  if (!isDivisibility && name != getMaxValueAttrName())
     return op->emitOpError()
-           << "argument " << argIndex << " has unknown attribute '"
-           << attr.getName().getValue() << "'; the tile dialect knows '"
-           << getDivisibilityAttrName() << "'";
+           << "argument " << argIndex << " has unknown attribute '" << name
+           << "'; the tile dialect knows '" << getDivisibilityAttrName()
+           << "' and '" << getMaxValueAttrName() << "'";
 
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!value || value.getValue().getSignificantBits() > 64 ||
-      value.getInt() <= 0 || !llvm::isPowerOf2_64(value.getInt()))
+  bool fits = value && value.getValue().getSignificantBits() <= 64;
+  if (isDivisibility &&
+      (!fits || value.getInt() <= 0 || !llvm::isPowerOf2_64(value.getInt())))
     return op->emitOpError()
-           << "'" << getDivisibilityAttrName() << "' of argument " << argIndex
+           << "'" << name << "' of argument " << argIndex
            << " must be a positive power of two, got " << attr.getValue();
+  if (!isDivisibility && !fits)
+    return op->emitOpError()
+           << "'" << name << "' of argument " << argIndex
+           << " must be a 64-bit integer, got " << attr.getValue();
 
   Region &region = op->getRegion(regionIndex);
   if (region.empty())
     return success();
   Type type = region.getArgument(argIndex).getType();
-  if (!isa<PointerType, IntegerType>(type))
+  if (isDivisibility && !isa<PointerType, IntegerType>(type))
     return op->emitOpError()
-           << "'" << getDivisibilityAttrName() << "' of argument " << argIndex
+           << "'" << name << "' of argument " << argIndex
            << " applies to pointers and integers, not " << type;
+  if (!isDivisibility && !isa<IntegerType>(type))
+    return op->emitOpError() << "'" << name << "' of argument " << argIndex
+                             << " applies to integers, not " << type;
   return success();
+}
+
+std::string mlir::tile::checkIntegerArgument(FuncOp kernel, unsigned index,
+                                             int64_t value) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (auto divisibility = kernel.getArgAttrOfType<IntegerAttr>(
+          index, TileDialect::getDivisibilityAttrName());
+      divisibility && value % divisibility.getInt() != 0)
+    os << "argument " << index << " is " << value
+       << ", which breaks its promise '"
+       << TileDialect::getDivisibilityAttrName() << " = "
+       << divisibility.getInt() << "'";
+  else if (auto bound = kernel.getArgAttrOfType<IntegerAttr>(
+               index, TileDialect::getMaxValueAttrName());
+           bound && value > bound.getInt())
+    os << "argument " << index << " is " << value << ", above its bound '"
+       << TileDialect::getMaxValueAttrName() << " = " << bound.getInt() << "'";
+  return message;
 }
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,

@@ -11,9 +11,14 @@
 //     scf.yield ..., %next
 //   }
 //
+// A loop whose prefetched tiles would not fit in registers beside what its
+// body keeps live is left as it is (see the pass's description).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "tile/Analysis/RegisterEstimate.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
@@ -94,7 +99,18 @@ static Value isBefore(OpBuilder &builder, scf::ForOp loop, Value iv) {
                                loop.getUpperBound());
 }
 
-static LogicalResult pipeline(scf::ForOp loop) {
+/// Whether `loads`, carried one iteration ahead, fit in registers beside the
+/// tiles the body of `loop` keeps live.
+static bool fitsInRegisters(scf::ForOp loop, ArrayRef<LoadOp> loads,
+                            unsigned numWarps) {
+  unsigned prefetched = 0;
+  for (LoadOp load : loads)
+    prefetched += estimateRegisters(load.getType(), numWarps);
+  unsigned body = estimatePeakRegisters(*loop.getBody(), numWarps);
+  return body + prefetched + kReservedRegisters <= getRegisterBudget(numWarps);
+}
+
+static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps) {
   SmallVector<LoadOp> loads;
   SmallVector<llvm::SetVector<Operation *>> slices;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -107,8 +123,11 @@ static LogicalResult pipeline(scf::ForOp loop) {
     loads.push_back(load);
     slices.push_back(std::move(slice));
   }
-  if (loads.empty())
+  if (loads.empty() || !fitsInRegisters(loop, loads, numWarps)) {
+    // Dealt with: nothing to load ahead, or no room for it.
+    loop->removeAttr(TileDialect::getNumStagesAttrName());
     return success();
+  }
 
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -145,6 +164,8 @@ static LogicalResult pipeline(scf::ForOp loop) {
 namespace {
 struct TilePipelineLoopsPass
     : tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
+  using TilePipelineLoopsBase::TilePipelineLoopsBase;
+
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
@@ -153,9 +174,13 @@ struct TilePipelineLoopsPass
           stages && stages.getInt() >= 2)
         loops.push_back(loop);
     });
-    for (scf::ForOp loop : loops)
-      if (failed(pipeline(loop)))
+    for (scf::ForOp loop : loops) {
+      Operation *kernel = loop->getParentOfType<FuncOp>();
+      unsigned warps =
+          kernel ? TileDialect::getNumWarps(kernel, numWarps) : numWarps;
+      if (failed(pipeline(loop, warps)))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -106,3 +106,49 @@ tile.func @carried(%p: !tile.ptr<f32>, %n: i32) {
   } {tile.num_stages = 2 : i32}
   tile.return
 }
+
+// -----
+
+// A loop whose tile, loaded ahead, would not fit in registers beside the
+// body's is left as it is: 32768 floats over 16 warps are 64 registers per
+// thread, the body keeps 64 live, and 64 + 64 + 32 (scalars) is more than
+// the 128 that 512 threads may each use. The request is removed either
+// way.
+// CHECK-LABEL: tile.func @no_room
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: tile.addptr
+// CHECK-NOT: tile.num_stages
+tile.func @no_room(%p: !tile.ptr<f32>, %n: i32) attributes {tile.num_warps = 16 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.range 0, 32768 : tensor<32768xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = tile.addptr %p, %i : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<32768x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<32768x!tile.ptr<f32>>, tensor<32768xi32>
+    %x = tile.load %ptrs : tensor<32768x!tile.ptr<f32>>
+    %e = tile.exp %x : tensor<32768xf32>
+    tile.store %ptrs, %e : tensor<32768x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}
+
+// -----
+
+// Half as much per thread fits: 32 + 32 + 32 <= 128.
+// CHECK-LABEL: tile.func @room
+// CHECK: scf.for {{.*}} iter_args
+tile.func @room(%p: !tile.ptr<f32>, %n: i32) attributes {tile.num_warps = 16 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.range 0, 16384 : tensor<16384xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = tile.addptr %p, %i : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<16384x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<16384x!tile.ptr<f32>>, tensor<16384xi32>
+    %x = tile.load %ptrs : tensor<16384x!tile.ptr<f32>>
+    %e = tile.exp %x : tensor<16384xf32>
+    tile.store %ptrs, %e : tensor<16384x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}

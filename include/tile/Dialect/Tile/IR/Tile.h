@@ -66,6 +66,11 @@ decltype(auto) visitReduceKind(ReduceKind kind, Visitor &&visitor) {
   llvm_unreachable("unknown tile.reduce kind");
 }
 
+/// Checks `value`, given for integer argument `index` of `kernel`, against
+/// the promises of the argument's attributes (`tile.divisibility`,
+/// `tile.max_value`); a message saying which it breaks, or empty.
+std::string checkIntegerArgument(FuncOp kernel, unsigned index, int64_t value);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILE_H

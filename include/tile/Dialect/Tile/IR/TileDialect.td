@@ -33,6 +33,11 @@ def Tile_Dialect : Dialect {
     Kernel arguments may carry the attribute `tile.divisibility = N` (a power
     of two): the argument, a pointer or an integer, is a multiple of `N`
     (bytes for a pointer). The compiler uses such hints to prove alignment.
+    An integer argument may carry `tile.max_value = N`: a launch passes at
+    most `N`. A kernel whose tiles cover a whole row says so with
+    `%n_cols: i32 {tile.max_value = ${BLOCK_SIZE} : i64}`, and a launch
+    with longer rows is an error instead of a wrong result; a tuner skips
+    the block sizes too small for the launch.
     A kernel may carry `tile.num_warps = N` (a power of two from 1 to 32):
     the number of warps of each block that runs one program. An `scf.for`
     may carry `tile.num_stages = N` (N >= 1) to have its loads pipelined
@@ -49,6 +54,11 @@ def Tile_Dialect : Dialect {
     /// Name of the argument attribute giving a divisibility hint.
     static constexpr ::llvm::StringLiteral getDivisibilityAttrName() {
       return ::llvm::StringLiteral("tile.divisibility");
+    }
+    /// Name of the argument attribute bounding an integer argument from
+    /// above: a launch must pass at most this value.
+    static constexpr ::llvm::StringLiteral getMaxValueAttrName() {
+      return ::llvm::StringLiteral("tile.max_value");
     }
     /// Name of the kernel attribute choosing the number of warps per block.
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {

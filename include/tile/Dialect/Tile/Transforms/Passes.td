@@ -48,12 +48,25 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     iteration ahead is implemented: every N >= 2 means the same. The
     attribute is removed once the loop is pipelined.
 
+    Pipelining never makes a kernel spill: the tiles loaded ahead stay in
+    registers for a whole iteration, on top of what the iteration itself
+    keeps live. The pass estimates both (tile/Analysis/RegisterEstimate.h:
+    the peak of the loop body's floating-point tiles, per thread, over the
+    kernel's warps) and leaves a loop unpipelined, removing its attribute,
+    when body + prefetched tiles + a reserve of 32 for scalars would exceed
+    what one block per SM may use (min(255, 65536 / threads)). The warps are
+    the kernel's `tile.num_warps`, or the pass option.
+
     ```mlir
     scf.for %row = %start to %n step %step : i32 {
       ...
     } {tile.num_stages = 2 : i32}
     ```
   }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps per block, for kernels without a tile.num_warps attribute">,
+  ];
   let dependentDialects = ["arith::ArithDialect"];
 }
 

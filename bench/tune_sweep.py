@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""The softmax sweep, tuned: tile against torch.softmax and Triton.
+
+Runs on the GPU machine (the device tool), from the repository root, with
+the GPU bundle of scripts/build-gpu-bundle.sh in dist/tile-gpu:
+
+  python3 bench/tune_sweep.py tune     [--dtypes f32,f16,bf16] [--shapes ...]
+  python3 bench/tune_sweep.py exhaust  [--dtypes f32] [--shapes ...]
+  python3 bench/tune_sweep.py baseline [--dtypes ...] [--shapes ...]
+  python3 bench/tune_sweep.py report   RESULTS.jsonl... --out PREFIX
+
+tune      For each shape and dtype, `tile-run --tune --bench` on each of the
+          three softmax kernels (examples/softmax_rows.mlir, softmax.mlir,
+          online_softmax.mlir) with a persistent grid: every configuration
+          of the kernel's declared space that the tuner keeps is checked
+          against the interpreter and timed, and the winner is run and
+          timed again with --bench. A kernel that cannot take the shape
+          (rows longer than its largest block) says so and is skipped.
+          "tile" at a shape is the fastest of the three tuned kernels.
+exhaust   `tile-run --tune-all`: every configuration each kernel admits,
+          pruning none, timed in one run; from the same measurements, the
+          configuration the pruned tuner would choose (the fastest it keeps)
+          against the fastest of all.
+baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
+          num_warps in 4, 8, 16, 32 and num_stages in 1, 2, 4; seed 004's
+          online kernel over BLOCK in 1024 to 8192 and num_warps 8, 16),
+          each checked against float64 and timed the way tile-run --bench
+          times (CUDA events, L2 flushed before each of 100 runs, median).
+report    Joins the results into a CSV and a plot (GB/s against N, log
+          axis, one line per implementation, the copy bandwidth as a
+          horizontal line) and prints the tables docs/performance.md uses.
+
+Each phase appends one JSON object per line to $OUT/<phase>.jsonl and logs
+what it ran to stdout. GB/s counts 2 x M x N x element size per run.
+"""
+import argparse
+import json
+import lzma
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUNDLE = os.environ.get("TILE_BUNDLE", os.path.join(ROOT, "dist", "tile-gpu"))
+WORK = os.environ.get("TILE_GPU_WORK", "/tmp/tile-sweep")
+OUT = os.environ.get("OUT", os.path.join(ROOT, "sweep-results"))
+
+# Seed 001's sweep (M = 4096), seed 004's (M = 1024), and column counts
+# between powers of two, among them rows between 16K and 32K floats.
+SEED_001 = [(4096, n) for n in (256, 512, 768, 1024, 2048, 3072, 4096, 6144,
+                                8192, 12288, 16384)]
+SEED_004 = [(1024, n) for n in (256, 1024, 4096, 16384, 32768, 65536,
+                                131072)]
+BETWEEN = [(4096, 1500), (4096, 5000), (4096, 10000), (1024, 20000),
+           (1024, 24000), (1024, 30000), (1024, 50000), (1024, 100000)]
+SHAPES = SEED_001 + SEED_004 + BETWEEN
+KERNELS = ("softmax_rows", "softmax", "online_softmax")
+COPY_GBPS = 3000.0  # the H100's device-to-device copy, bench/results
+
+
+def element_size(dtype):
+    return 4 if dtype == "f32" else 2
+
+
+def gbps(m, n, dtype, ms):
+    return 2 * m * n * element_size(dtype) / (ms * 1e-3) / 1e9
+
+
+def parse_shapes(text):
+    if not text:
+        return SHAPES
+    return [tuple(int(v) for v in item.split("x")) for item in text.split(",")]
+
+
+def tile_run():
+    """The bundle's tile-run, unpacked once."""
+    path = os.path.join(WORK, "bin", "tile-run")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with lzma.open(os.path.join(BUNDLE, "bin", "tile-run.xz")) as src, \
+                open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.chmod(path, 0o755)
+    return path
+
+
+def launch_args(kernel, dtype, m, n):
+    spec = "%s[%dx%d]" % (dtype, m, n)
+    return [os.path.join(BUNDLE, "src", "examples", kernel + ".mlir"),
+            "--target=cuda", "-D", "DTYPE=" + dtype,
+            "--grid", "persistent:%d" % m,
+            "--arg", spec + "=zeros", "--arg", spec + "=randn:0",
+            "--arg", "i32=%d" % n, "--arg", "i32=%d" % n,
+            "--arg", "i32=%d" % m, "--arg", "i32=%d" % n]
+
+
+TABLE_ROW = re.compile(
+    r"^ +(\d+) +([0-9.]+) ms +(\d+) regs  (.*?)(?:  \(spills: (\d+) bytes per thread\))?(?:  \(pruned: ([a-z ]+)\))?(?:  \(checked\))?$")
+BENCH = re.compile(r"^bench: median ([0-9.]+) ms")
+HEADER = re.compile(r"^tune: (\d+) configurations, (\d+) compiled, (\d+) timed, in ([0-9.]+) s")
+
+
+def run_tile(kernel, dtype, m, n, extra, log):
+    command = [tile_run()] + launch_args(kernel, dtype, m, n) + extra
+    env = dict(os.environ, TILE_CACHE_DIR=os.path.join(WORK, "cache"))
+    start = time.time()
+    result = subprocess.run(command, env=env, capture_output=True, text=True,
+                            timeout=900)
+    log.write("$ tile-run %s\n" % " ".join(command[1:]))
+    log.write(result.stdout)
+    # The progress lines are many; keep the errors.
+    log.write("".join(line + "\n" for line in result.stderr.splitlines()
+                      if not line.startswith("tune: [")))
+    log.write("(exit %d, %.1f s)\n\n" % (result.returncode, time.time() - start))
+    log.flush()
+    return result
+
+
+def parse_table(stdout):
+    rows = []
+    header = None
+    for line in stdout.splitlines():
+        match = HEADER.match(line)
+        if match:
+            header = dict(configurations=int(match.group(1)),
+                          compiled=int(match.group(2)),
+                          timed=int(match.group(3)),
+                          seconds=float(match.group(4)))
+            continue
+        match = TABLE_ROW.match(line)
+        if match:
+            rows.append(dict(ms=float(match.group(2)),
+                             regs=int(match.group(3)),
+                             config=match.group(4),
+                             spills=int(match.group(5) or 0),
+                             pruned=match.group(6) or ""))
+    return header, rows
+
+
+def phase_tune(args, log, out):
+    for dtype in args.dtypes:
+        for m, n in args.shapes:
+            for kernel in KERNELS:
+                result = run_tile(kernel, dtype, m, n, ["--tune", "--bench"], log)
+                record = dict(phase="tune", dtype=dtype, M=m, N=n, kernel=kernel)
+                header, rows = parse_table(result.stdout)
+                bench = [BENCH.match(l) for l in result.stdout.splitlines()]
+                bench = [b for b in bench if b]
+                if result.returncode != 0 or not bench:
+                    reason = (result.stderr.strip().splitlines() or ["?"])
+                    record.update(ok=False, reason=reason[-1][:300] if "could be timed" not in result.stderr
+                                  else "no configuration admits the shape")
+                else:
+                    ms = float(bench[0].group(1))
+                    record.update(ok=True, ms=ms, gbps=gbps(m, n, dtype, ms),
+                                  config=rows[0]["config"], tune_ms=rows[0]["ms"],
+                                  search=header)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                print(json.dumps(record), flush=True)
+
+
+def phase_exhaust(args, log, out):
+    for dtype in args.dtypes:
+        for m, n in args.shapes:
+            for kernel in KERNELS:
+                result = run_tile(kernel, dtype, m, n, ["--tune-all", "--no-tuning-cache"], log)
+                header, rows = parse_table(result.stdout)
+                record = dict(phase="exhaust", dtype=dtype, M=m, N=n, kernel=kernel)
+                if not rows:
+                    record.update(ok=False)
+                else:
+                    best = min(rows, key=lambda r: r["ms"])
+                    kept = [r for r in rows if not r["pruned"]]
+                    chosen = min(kept, key=lambda r: r["ms"]) if kept else None
+                    record.update(ok=True, best_ms=best["ms"], best_config=best["config"],
+                                  chosen_ms=chosen["ms"] if chosen else None,
+                                  chosen_config=chosen["config"] if chosen else None,
+                                  configurations=len(rows), kept=len(kept), search=header)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                print(json.dumps(record), flush=True)
+
+
+def phase_baseline(args, log, out):
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def fused_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols,
+                     BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+        # Seed 001's fused softmax, a persistent grid, computed in f32.
+        start = tl.program_id(0)
+        step = tl.num_programs(0)
+        for row in tl.range(start, n_rows, step, num_stages=num_stages):
+            cols = tl.arange(0, BLOCK_SIZE)
+            mask = cols < n_cols
+            x = tl.load(in_ptr + row * in_stride + cols, mask=mask,
+                        other=-float("inf")).to(tl.float32)
+            x = x - tl.max(x, axis=0)
+            num = tl.exp(x)
+            y = num / tl.sum(num, axis=0)
+            tl.store(out_ptr + row * out_stride + cols,
+                     y.to(out_ptr.dtype.element_ty), mask=mask)
+
+    @triton.jit
+    def online_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols,
+                      BLOCK_SIZE: tl.constexpr):
+        # Seed 004's two-pass online softmax, one program per row.
+        row = tl.program_id(0)
+        in_ptr += row * in_stride
+        out_ptr += row * out_stride
+        m = tl.zeros([BLOCK_SIZE], dtype=tl.float32) - float("inf")
+        s = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+        for i in range(0, tl.cdiv(n_cols, BLOCK_SIZE)):
+            idx = tl.arange(0, BLOCK_SIZE) + i * BLOCK_SIZE
+            x = tl.load(in_ptr + idx, mask=idx < n_cols,
+                        other=-float("inf")).to(tl.float32)
+            m_new = tl.maximum(m, x)
+            if i:
+                s *= tl.exp(m - m_new)
+            x = tl.exp(x - m_new)
+            s += tl.where(idx < n_cols, x, 0.0)
+            m = m_new
+        m_all = tl.max(m)
+        s = tl.sum(s * tl.exp(m - m_all))
+        for i in range(tl.cdiv(n_cols, BLOCK_SIZE) - 1, -1, -1):
+            idx = tl.arange(0, BLOCK_SIZE) + i * BLOCK_SIZE
+            x = tl.load(in_ptr + idx, mask=idx < n_cols,
+                        other=-float("inf")).to(tl.float32)
+            tl.store(out_ptr + idx,
+                     (tl.exp(x - m_all) / s).to(out_ptr.dtype.element_ty),
+                     mask=idx < n_cols)
+
+    props = torch.cuda.get_device_properties(0)
+    flush = torch.empty(2 * props.L2_cache_size // 4, dtype=torch.int32,
+                        device="cuda")
+    torch_dtype = {"f32": torch.float32, "f16": torch.float16,
+                   "bf16": torch.bfloat16}
+    tolerance = {"f32": 1e-5, "f16": 2e-3, "bf16": 1.6e-2}
+
+    def time_it(fn):
+        for _ in range(10):
+            fn()
+        events = []
+        for i in range(100):
+            flush.fill_(i)
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            events.append((start, end))
+        torch.cuda.synchronize()
+        ms = sorted(s.elapsed_time(e) for s, e in events)
+        return (ms[49] + ms[50]) / 2
+
+    for dtype in args.dtypes:
+        for m, n in args.shapes:
+            torch.manual_seed(0)
+            x = torch.randn(m, n, device="cuda", dtype=torch_dtype[dtype])
+            ref = torch.softmax(x.double(), dim=1)
+
+            def record(impl, fn, config="", timed=None):
+                y = torch.empty_like(x)
+                try:
+                    fn(y)
+                    torch.cuda.synchronize()
+                except Exception as error:  # out of resources, say
+                    line = dict(phase="baseline", dtype=dtype, M=m, N=n,
+                                impl=impl, config=config, ok=False,
+                                reason=str(error).splitlines()[0][:200])
+                    out.write(json.dumps(line) + "\n")
+                    return
+                error = ((y.double() - ref).abs() /
+                         (ref.abs() + 1e-30)).max().item()
+                ok = error <= tolerance[dtype] * 10 or torch.allclose(
+                    y.double(), ref, rtol=tolerance[dtype], atol=1e-6)
+                ms = time_it(timed or (lambda: fn(y)))
+                line = dict(phase="baseline", dtype=dtype, M=m, N=n, impl=impl,
+                            config=config, ok=bool(ok), ms=ms,
+                            gbps=gbps(m, n, dtype, ms), max_rel_error=error)
+                out.write(json.dumps(line) + "\n")
+                out.flush()
+                print(json.dumps(line), flush=True)
+
+            # Checked through a copy; timed alone, as a program calls it.
+            record("torch.softmax", lambda y: y.copy_(torch.softmax(x, dim=1)),
+                   timed=lambda: torch.softmax(x, dim=1))
+            block = triton.next_power_of_2(n)
+            grid = (min(props.multi_processor_count * 4, m),)
+            for warps in (4, 8, 16, 32):
+                for stages in (1, 2, 4):
+                    record("Triton fused", lambda y, w=warps, s=stages:
+                           fused_kernel[grid](y, x, x.stride(0), y.stride(0),
+                                              m, n, BLOCK_SIZE=block,
+                                              num_stages=s, num_warps=w),
+                           "num_warps=%d num_stages=%d" % (warps, stages))
+            if n >= 1024:
+                for tile in (1024, 2048, 4096, 8192):
+                    for warps in (8, 16):
+                        record("Triton online", lambda y, b=tile, w=warps:
+                               online_kernel[(m,)](y, x, x.stride(0),
+                                                   y.stride(0), n,
+                                                   BLOCK_SIZE=b, num_warps=w),
+                               "BLOCK=%d num_warps=%d" % (tile, warps))
+            del x, ref
+            torch.cuda.empty_cache()
+
+
+def phase_report(args):
+    records = []
+    for path in args.results:
+        with open(path) as f:
+            records += [json.loads(line) for line in f if line.strip()]
+    best = {}  # (dtype, M, N, impl) -> (gbps, config)
+
+    def offer(key, value, config):
+        if key not in best or value > best[key][0]:
+            best[key] = (value, config)
+
+    exhaust = []
+    for r in records:
+        key = (r["dtype"], r["M"], r["N"])
+        if r["phase"] == "tune" and r.get("ok"):
+            offer(key + ("tile (tuned)",), r["gbps"], r["kernel"] + ": " + r["config"])
+        elif r["phase"] == "baseline" and r.get("ok"):
+            impl = "torch.softmax" if r["impl"] == "torch.softmax" else "Triton (best)"
+            offer(key + (impl,), r["gbps"], (r["impl"] + " " + r["config"]).strip())
+        elif r["phase"] == "exhaust" and r.get("ok"):
+            exhaust.append(r)
+    shapes = sorted({k[:3] for k in best})
+    impls = ["tile (tuned)", "torch.softmax", "Triton (best)"]
+    with open(args.out + ".csv", "w") as f:
+        f.write("dtype,M,N,impl,gbps,of_copy,config\n")
+        for key in shapes:
+            for impl in impls:
+                if key + (impl,) in best:
+                    value, config = best[key + (impl,)]
+                    f.write('%s,%d,%d,%s,%.1f,%.3f,"%s"\n' % (
+                        key[0], key[1], key[2], impl, value, value / COPY_GBPS, config))
+    # The table: per shape, tile against the others.
+    print("| dtype | M | N | tile GB/s | of copy | torch | Triton | tile / torch | tile / Triton | tile's choice |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for key in shapes:
+        tile = best.get(key + ("tile (tuned)",))
+        torch_ = best.get(key + ("torch.softmax",))
+        triton_ = best.get(key + ("Triton (best)",))
+        if not tile:
+            continue
+        print("| %s | %d | %d | %.0f | %.0f%% | %s | %s | %s | %s | %s |" % (
+            key[0], key[1], key[2], tile[0], 100 * tile[0] / COPY_GBPS,
+            "%.0f" % torch_[0] if torch_ else "-",
+            "%.0f" % triton_[0] if triton_ else "-",
+            "%.2f" % (tile[0] / torch_[0]) if torch_ else "-",
+            "%.2f" % (tile[0] / triton_[0]) if triton_ else "-", tile[1]))
+    if exhaust:
+        print()
+        print("| dtype | M | N | kernel | configurations | kept | chosen (ms) | best (ms) | chosen / best |")
+        print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+        for r in sorted(exhaust, key=lambda r: (r["dtype"], r["M"], r["N"], r["kernel"])):
+            ratio = r["chosen_ms"] / r["best_ms"] if r.get("chosen_ms") else float("nan")
+            print("| %s | %d | %d | %s | %d | %d | %.4f (%s) | %.4f (%s) | %.3f |" % (
+                r["dtype"], r["M"], r["N"], r["kernel"], r["configurations"], r["kept"],
+                r["chosen_ms"] or float("nan"), r["chosen_config"], r["best_ms"],
+                r["best_config"], ratio))
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no matplotlib: no plot", file=sys.stderr)
+        return
+    panels = sorted({(k[0], k[1]) for k in shapes})
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4.2),
+                             squeeze=False)
+    for ax, (dtype, m) in zip(axes[0], panels):
+        for impl, style in zip(impls, ("o-", "s--", "^:")):
+            points = sorted((k[2], best[k + (impl,)][0]) for k in shapes
+                            if k[0] == dtype and k[1] == m and k + (impl,) in best)
+            if points:
+                ax.plot([p[0] for p in points], [p[1] for p in points], style,
+                        label=impl, markersize=4)
+        ax.axhline(COPY_GBPS, color="gray", linewidth=1,
+                   label="copy bandwidth (%.0f GB/s)" % COPY_GBPS)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("N (columns)")
+        ax.set_ylabel("GB/s")
+        ax.set_title("softmax, %s, M = %d" % (dtype, m))
+        ax.set_ylim(0, COPY_GBPS * 1.1)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(args.out + ".png", dpi=120)
+    print("wrote %s.csv and %s.png" % (args.out, args.out))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("phase", choices=["tune", "exhaust", "baseline", "report"])
+    parser.add_argument("results", nargs="*")
+    parser.add_argument("--dtypes", default="f32,f16,bf16")
+    parser.add_argument("--shapes", default="")
+    parser.add_argument("--out", default=os.path.join(OUT, "sweep"))
+    args = parser.parse_args()
+    args.dtypes = args.dtypes.split(",")
+    args.shapes = parse_shapes(args.shapes)
+    if args.phase == "report":
+        phase_report(args)
+        return
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, args.phase + ".log"), "a") as log, \
+            open(os.path.join(OUT, args.phase + ".jsonl"), "a") as out:
+        {"tune": phase_tune, "exhaust": phase_exhaust,
+         "baseline": phase_baseline}[args.phase](args, log, out)
+
+
+if __name__ == "__main__":
+    main()
