@@ -9,18 +9,18 @@ the GPU bundle of scripts/build-gpu-bundle.sh in dist/tile-gpu:
   python3 bench/tune_sweep.py baseline [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py report   RESULTS.jsonl... --out PREFIX
 
-tune      For each shape and dtype, `tile-run --tune --bench` on each of the
-          three softmax kernels (examples/softmax_rows.mlir, softmax.mlir,
-          online_softmax.mlir) with a persistent grid: every configuration
-          of the kernel's declared space that the tuner keeps is checked
-          against the interpreter and timed, and the winner is run and
-          timed again with --bench. A kernel that cannot take the shape
-          (rows longer than its largest block) says so and is skipped.
-          "tile" at a shape is the fastest of the three tuned kernels.
-exhaust   `tile-run --tune-all`: every configuration each kernel admits,
-          pruning none, timed in one run; from the same measurements, the
-          configuration the pruned tuner would choose (the fastest it keeps)
-          against the fastest of all.
+tune      For each shape and dtype, one `tile-run --tune --bench` given the
+          three softmax kernels as variants of one launch
+          (examples/softmax_rows.mlir, softmax.mlir, online_softmax.mlir),
+          with a persistent grid: every configuration of every kernel that
+          the tuner keeps is timed, the fastest is checked against the
+          interpreter, and the winner is run and timed again with --bench.
+          A kernel that cannot take the shape (rows longer than its largest
+          block) has no admissible configuration.
+exhaust   `tile-run --tune-all` on the same: every configuration the launch
+          admits, pruning none, timed in one run; from the same
+          measurements, the configuration the pruned tuner would choose
+          (the fastest it keeps) against the fastest of all.
 baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
           num_warps in 4, 8, 16, 32 and num_stages in 1, 2, 4; seed 004's
           online kernel over BLOCK in 1024 to 8192 and num_warps 8, 16),
@@ -87,9 +87,10 @@ def tile_run():
     return path
 
 
-def launch_args(kernel, dtype, m, n):
+def launch_args(kernels, dtype, m, n):
     spec = "%s[%dx%d]" % (dtype, m, n)
-    return [os.path.join(BUNDLE, "src", "examples", kernel + ".mlir"),
+    return [os.path.join(BUNDLE, "src", "examples", kernel + ".mlir")
+            for kernel in kernels] + [
             "--target=cuda", "-D", "DTYPE=" + dtype,
             "--grid", "persistent:%d" % m,
             "--arg", spec + "=zeros", "--arg", spec + "=randn:0",
@@ -103,8 +104,8 @@ BENCH = re.compile(r"^bench: median ([0-9.]+) ms")
 HEADER = re.compile(r"^tune: (\d+) configurations, (\d+) compiled, (\d+) timed, in ([0-9.]+) s")
 
 
-def run_tile(kernel, dtype, m, n, extra, log):
-    command = [tile_run()] + launch_args(kernel, dtype, m, n) + extra
+def run_tile(kernels, dtype, m, n, extra, log):
+    command = [tile_run()] + launch_args(kernels, dtype, m, n) + extra
     env = dict(os.environ, TILE_CACHE_DIR=os.path.join(WORK, "cache"))
     start = time.time()
     result = subprocess.run(command, env=env, capture_output=True, text=True,
@@ -132,57 +133,67 @@ def parse_table(stdout):
             continue
         match = TABLE_ROW.match(line)
         if match:
+            label = match.group(4)
+            kernel, _, config = label.rpartition(": ")
             rows.append(dict(ms=float(match.group(2)),
                              regs=int(match.group(3)),
-                             config=match.group(4),
+                             kernel=kernel.replace(".mlir", ""),
+                             config=config,
                              spills=int(match.group(5) or 0),
                              pruned=match.group(6) or ""))
     return header, rows
 
 
 def phase_tune(args, log, out):
+    """One tile-run per shape and dtype, choosing among the three kernels."""
     for dtype in args.dtypes:
         for m, n in args.shapes:
-            for kernel in KERNELS:
-                result = run_tile(kernel, dtype, m, n, ["--tune", "--bench"], log)
-                record = dict(phase="tune", dtype=dtype, M=m, N=n, kernel=kernel)
-                header, rows = parse_table(result.stdout)
-                bench = [BENCH.match(l) for l in result.stdout.splitlines()]
-                bench = [b for b in bench if b]
-                if result.returncode != 0 or not bench:
-                    reason = (result.stderr.strip().splitlines() or ["?"])
-                    record.update(ok=False, reason=reason[-1][:300] if "could be timed" not in result.stderr
-                                  else "no configuration admits the shape")
-                else:
-                    ms = float(bench[0].group(1))
-                    record.update(ok=True, ms=ms, gbps=gbps(m, n, dtype, ms),
-                                  config=rows[0]["config"], tune_ms=rows[0]["ms"],
-                                  search=header)
-                out.write(json.dumps(record) + "\n")
-                out.flush()
-                print(json.dumps(record), flush=True)
+            result = run_tile(KERNELS, dtype, m, n, ["--tune", "--bench"], log)
+            record = dict(phase="tune", dtype=dtype, M=m, N=n)
+            header, rows = parse_table(result.stdout)
+            bench = [b for b in map(BENCH.match, result.stdout.splitlines()) if b]
+            if result.returncode != 0 or not bench or not rows:
+                lines = result.stderr.strip().splitlines() or ["?"]
+                record.update(ok=False, reason=lines[-1][:300])
+            else:
+                ms = float(bench[0].group(1))
+                per_kernel = {}
+                for row in rows:
+                    per_kernel.setdefault(row["kernel"], row)
+                record.update(ok=True, ms=ms, gbps=gbps(m, n, dtype, ms),
+                              kernel=rows[0]["kernel"], config=rows[0]["config"],
+                              tune_ms=rows[0]["ms"], search=header,
+                              per_kernel={k: dict(ms=r["ms"], config=r["config"])
+                                          for k, r in per_kernel.items()})
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            print(json.dumps(record), flush=True)
 
 
 def phase_exhaust(args, log, out):
+    """Every configuration of the three kernels, pruning none, in one run:
+    the pruned tuner's choice (the fastest it keeps) against the fastest."""
     for dtype in args.dtypes:
         for m, n in args.shapes:
-            for kernel in KERNELS:
-                result = run_tile(kernel, dtype, m, n, ["--tune-all", "--no-tuning-cache"], log)
-                header, rows = parse_table(result.stdout)
-                record = dict(phase="exhaust", dtype=dtype, M=m, N=n, kernel=kernel)
-                if not rows:
-                    record.update(ok=False)
-                else:
-                    best = min(rows, key=lambda r: r["ms"])
-                    kept = [r for r in rows if not r["pruned"]]
-                    chosen = min(kept, key=lambda r: r["ms"]) if kept else None
-                    record.update(ok=True, best_ms=best["ms"], best_config=best["config"],
-                                  chosen_ms=chosen["ms"] if chosen else None,
-                                  chosen_config=chosen["config"] if chosen else None,
-                                  configurations=len(rows), kept=len(kept), search=header)
-                out.write(json.dumps(record) + "\n")
-                out.flush()
-                print(json.dumps(record), flush=True)
+            result = run_tile(KERNELS, dtype, m, n,
+                              ["--tune-all", "--no-tuning-cache"], log)
+            header, rows = parse_table(result.stdout)
+            record = dict(phase="exhaust", dtype=dtype, M=m, N=n)
+            if not rows:
+                record.update(ok=False)
+            else:
+                best = min(rows, key=lambda r: r["ms"])
+                kept = [r for r in rows if not r["pruned"]]
+                chosen = min(kept, key=lambda r: r["ms"]) if kept else None
+                record.update(ok=True, best_ms=best["ms"],
+                              best_config=best["kernel"] + ": " + best["config"],
+                              chosen_ms=chosen["ms"] if chosen else None,
+                              chosen_config=(chosen["kernel"] + ": " + chosen["config"])
+                              if chosen else None,
+                              configurations=len(rows), kept=len(kept), search=header)
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            print(json.dumps(record), flush=True)
 
 
 def phase_baseline(args, log, out):
@@ -360,12 +371,12 @@ def phase_report(args):
             "%.2f" % (tile[0] / triton_[0]) if triton_ else "-", tile[1]))
     if exhaust:
         print()
-        print("| dtype | M | N | kernel | configurations | kept | chosen (ms) | best (ms) | chosen / best |")
-        print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
-        for r in sorted(exhaust, key=lambda r: (r["dtype"], r["M"], r["N"], r["kernel"])):
+        print("| dtype | M | N | configurations | kept | chosen (ms) | best (ms) | chosen / best |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for r in sorted(exhaust, key=lambda r: (r["dtype"], r["M"], r["N"])):
             ratio = r["chosen_ms"] / r["best_ms"] if r.get("chosen_ms") else float("nan")
-            print("| %s | %d | %d | %s | %d | %d | %.4f (%s) | %.4f (%s) | %.3f |" % (
-                r["dtype"], r["M"], r["N"], r["kernel"], r["configurations"], r["kept"],
+            print("| %s | %d | %d | %d | %d | %.4f (%s) | %.4f (%s) | %.3f |" % (
+                r["dtype"], r["M"], r["N"], r["configurations"], r["kept"],
                 r["chosen_ms"] or float("nan"), r["chosen_config"], r["best_ms"],
                 r["best_config"], ratio))
     try:

@@ -250,6 +250,27 @@ std::string KernelSource::getSignature() const {
   return result;
 }
 
+llvm::Expected<std::vector<std::unique_ptr<KernelSource>>>
+mlir::tile::loadKernelSources(llvm::ArrayRef<std::string> paths,
+                              const KernelSource::Options &options,
+                              std::optional<size_t> argumentCount) {
+  std::vector<std::string> files(paths.begin(), paths.end());
+  if (files.empty())
+    files.push_back("-");
+  std::vector<std::unique_ptr<KernelSource>> sources;
+  for (const std::string &path : files) {
+    llvm::Expected<std::unique_ptr<KernelSource>> source =
+        KernelSource::loadFile(path, options);
+    if (!source)
+      return source.takeError();
+    if (argumentCount)
+      if (llvm::Error err = (*source)->checkArgumentCount(*argumentCount))
+        return std::move(err);
+    sources.push_back(std::move(*source));
+  }
+  return sources;
+}
+
 llvm::Error KernelSource::checkArgumentCount(size_t count) const {
   size_t expected = kernel.getNumArguments();
   if (count == expected)

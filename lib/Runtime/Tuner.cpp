@@ -90,6 +90,10 @@ llvm::StringRef mlir::tile::getOutcomeName(TuneEntry::Outcome outcome) {
   llvm_unreachable("unknown outcome");
 }
 
+std::string TuneEntry::getLabel() const {
+  return variantName.empty() ? config.str() : variantName + ": " + config.str();
+}
+
 const TuneEntry *TuneReport::getBest() const {
   if (entries.empty() || entries.front().outcome != TuneEntry::Outcome::Timed)
     return nullptr;
@@ -108,7 +112,7 @@ void TuneReport::print(llvm::raw_ostream &os) const {
     if (entry.outcome == TuneEntry::Outcome::Timed) {
       os << llvm::formatv("  {0,3}  {1,9:f4} ms  {2,3} regs  {3}", ++rank,
                           entry.milliseconds, entry.registers,
-                          entry.config.str());
+                          entry.getLabel());
       if (entry.localBytes > 0)
         os << "  (spills: " << entry.localBytes << " bytes per thread)";
       if (!entry.pruned.empty())
@@ -119,7 +123,7 @@ void TuneReport::print(llvm::raw_ostream &os) const {
       continue;
     }
     os << llvm::formatv("    -  {0,-14} {1}: {2}\n",
-                        getOutcomeName(entry.outcome), entry.config.str(),
+                        getOutcomeName(entry.outcome), entry.getLabel(),
                         entry.reason);
   }
 }
@@ -377,9 +381,10 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   return llvm::Error::success();
 }
 
-llvm::Expected<TuneReport>
-mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
-                       const TuneOptions &options) {
+/// The search of tuneKernel; a report with nothing timed is no error here.
+static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
+                                               llvm::ArrayRef<KernelArg> args,
+                                               const TuneOptions &options) {
   Clock::time_point start = Clock::now();
   if (options.run.target != Target::CUDA)
     return llvm::createStringError(
@@ -483,7 +488,9 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
   llvm::stable_sort(byTime, [](const Candidate *a, const Candidate *b) {
     return a->entry.milliseconds < b->entry.milliseconds;
   });
-  std::optional<SmallVector<KernelArg>> reference;
+  std::optional<SmallVector<KernelArg>> ownReference;
+  std::optional<SmallVector<KernelArg>> &reference =
+      options.reference ? *options.reference : ownReference;
   for (Candidate *candidate : byTime) {
     if (llvm::Error err =
             verify(*candidate, args, options, runOptions, reference))
@@ -509,17 +516,67 @@ mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
                      return a.milliseconds < b.milliseconds;
                    });
   report.seconds = since(start);
-  if (!report.getBest()) {
-    std::string why;
-    llvm::raw_string_ostream os(why);
-    os << "no configuration of @" << base.getKernelName()
-       << " could be timed:\n";
-    for (const TuneEntry &entry : report.entries)
-      os << "  " << entry.config.str() << ": " << getOutcomeName(entry.outcome)
-         << ", " << entry.reason << "\n";
-    return llvm::createStringError(llvm::StringRef(why).rtrim());
-  }
   return report;
+}
+
+/// The error of a search in which nothing could be timed, saying why each
+/// configuration failed.
+static llvm::Error noneTimed(const TuneReport &report, llvm::StringRef what) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "no configuration of " << what << " could be timed:\n";
+  for (const TuneEntry &entry : report.entries)
+    os << "  " << entry.getLabel() << ": " << getOutcomeName(entry.outcome)
+       << ", " << entry.reason << "\n";
+  return llvm::createStringError(llvm::StringRef(why).rtrim());
+}
+
+llvm::Expected<TuneReport>
+mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
+                       const TuneOptions &options) {
+  llvm::Expected<TuneReport> report = searchKernel(base, args, options);
+  if (report && !report->getBest())
+    return noneTimed(*report, "@" + base.getKernelName().str());
+  return report;
+}
+
+llvm::Expected<TuneReport>
+mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
+                         llvm::ArrayRef<KernelArg> args,
+                         const TuneOptions &options) {
+  // The variants compute the same: the interpreter runs once for all.
+  std::optional<SmallVector<KernelArg>> reference;
+  TuneOptions shared = options;
+  if (!shared.reference)
+    shared.reference = &reference;
+  TuneReport merged;
+  for (auto [index, variant] : llvm::enumerate(variants)) {
+    llvm::Expected<TuneReport> report = searchKernel(*variant, args, shared);
+    if (!report)
+      return report.takeError();
+    for (TuneEntry &entry : report->entries) {
+      entry.variant = index;
+      if (variants.size() > 1)
+        entry.variantName =
+            llvm::sys::path::filename(variant->getFileName()).str();
+      merged.entries.push_back(std::move(entry));
+    }
+    merged.compiled += report->compiled;
+    merged.seconds += report->seconds;
+  }
+  auto timed = std::stable_partition(
+      merged.entries.begin(), merged.entries.end(), [](const TuneEntry &e) {
+        return e.outcome == TuneEntry::Outcome::Timed;
+      });
+  std::stable_sort(merged.entries.begin(), timed,
+                   [](const TuneEntry &a, const TuneEntry &b) {
+                     return a.milliseconds < b.milliseconds;
+                   });
+  if (!merged.getBest())
+    return noneTimed(merged, variants.size() == 1
+                                 ? "@" + variants[0]->getKernelName().str()
+                                 : std::string("any of the kernels"));
+  return merged;
 }
 
 //===----------------------------------------------------------------------===//
@@ -569,8 +626,10 @@ std::string TuningKey::getDigest() const {
   };
   add(kCacheHeader);
   add(getCompilerVersion());
-  add(fileText);
-  add(kernelName);
+  for (auto [text, name] : llvm::zip_equal(fileTexts, kernelNames)) {
+    add(text);
+    add(name);
+  }
   add(llvm::join(fixedDefines, " "));
   add(device);
   add(llvm::join(buckets, " "));
@@ -654,6 +713,10 @@ mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
     choice.defines.push_back(define.str());
   }
   choice.tunedOn = fields.lookup("shapes").str();
+  if (fields.count("variant") &&
+      (fields["variant"].getAsInteger(10, choice.variant) ||
+       choice.variant >= key.kernelNames.size()))
+    return ignore("corrupt (variant '" + fields["variant"] + "')");
   return choice;
 }
 
@@ -676,7 +739,11 @@ llvm::Error mlir::tile::storeTuning(llvm::StringRef cacheDir,
     os << kCacheHeader << "\n";
     os << "compiler " << getCompilerVersion() << "\n";
     os << "key " << key.getDigest() << "\n";
-    os << "kernel @" << key.kernelName << "\n";
+    os << "kernel";
+    for (const std::string &name : key.kernelNames)
+      os << " @" << name;
+    os << "\n";
+    os << "variant " << best.variant << "\n";
     os << "device " << key.device << "\n";
     os << "shapes " << llvm::join(key.buckets, " ") << "\n";
     os << "choice " << llvm::join(best.config.defines, " ") << "\n";
@@ -699,7 +766,7 @@ llvm::Error mlir::tile::storeTuning(llvm::StringRef cacheDir,
 }
 
 llvm::Expected<TuningKey>
-mlir::tile::getTuningKey(const KernelSource &source,
+mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
                          llvm::ArrayRef<KernelArg> args, int device) {
   llvm::Expected<std::vector<std::string>> devices = listCudaDevices();
   if (!devices)
@@ -712,9 +779,14 @@ mlir::tile::getTuningKey(const KernelSource &source,
   if (key.device.empty())
     return llvm::createStringError("there is no GPU " +
                                    prefix.substr(0, prefix.size() - 2));
-  key.fileText = source.getText().str();
-  key.kernelName = source.getKernelName().str();
-  key.fixedDefines = getFixedDefines(source.getParams());
+  for (const KernelSource *variant : variants) {
+    key.fileTexts.push_back(variant->getText().str());
+    key.kernelNames.push_back(variant->getKernelName().str());
+    for (std::string &define : getFixedDefines(variant->getParams()))
+      if (!llvm::is_contained(key.fixedDefines, define))
+        key.fixedDefines.push_back(std::move(define));
+  }
+  llvm::sort(key.fixedDefines);
   for (const KernelArg &arg : args)
     key.buckets.push_back(getShapeBucket(arg));
   return key;
@@ -765,6 +837,12 @@ static std::string checkFit(const KernelSource &source,
       return broken;
   }
   return registers ? checkRegisterRoom(source, options) : "";
+}
+
+bool mlir::tile::fitsLaunch(const KernelSource &source,
+                            llvm::ArrayRef<KernelArg> args, bool registers,
+                            const CompileOptions &options) {
+  return checkFit(source, args, registers, options).empty();
 }
 
 std::unique_ptr<KernelSource> mlir::tile::fitToLaunch(
@@ -831,21 +909,24 @@ std::unique_ptr<KernelSource> mlir::tile::fitToLaunch(
 /// The kernel reloaded with the tuning cache's choice for the launch, or
 /// null when there is none (or it cannot be used: a warning says why).
 static std::unique_ptr<KernelSource>
-loadCachedChoice(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
-                 const TuneOptions &options, llvm::raw_ostream &os) {
+loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
+                 llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
+                 llvm::raw_ostream &os) {
   llvm::StringRef cacheDir = options.run.compile.cacheDir;
-  llvm::raw_ostream &warnings = base.getDiagnosticStream();
+  llvm::raw_ostream &warnings = variants.front()->getDiagnosticStream();
   if (cacheDir.empty() || options.run.target != Target::CUDA)
     return nullptr;
-  llvm::Expected<TuningKey> key = getTuningKey(base, args, options.run.device);
+  llvm::Expected<TuningKey> key =
+      getTuningKey(variants, args, options.run.device);
   if (!key) {
     // No GPU to key on: running will say why.
     llvm::consumeError(key.takeError());
     return nullptr;
   }
   std::optional<TuningChoice> choice = lookupTuning(cacheDir, *key, warnings);
-  if (!choice || choice->defines.empty())
+  if (!choice)
     return nullptr;
+  const KernelSource &base = *variants[choice->variant];
   std::vector<std::string> overridden;
   std::vector<std::string> defines =
       mergeDefines(base, options.source, choice->defines, overridden);
@@ -868,7 +949,11 @@ loadCachedChoice(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
     llvm::consumeError(tuned.takeError());
     return nullptr;
   }
-  os << "tuned: " << llvm::join(choice->defines, " ")
+  os << "tuned: ";
+  if (variants.size() > 1)
+    os << llvm::sys::path::filename(base.getFileName()) << ": ";
+  os << (choice->defines.empty() ? "(defaults)"
+                                 : llvm::join(choice->defines, " "))
      << llvm::formatv(" from the tuning cache ({0:f4} ms for {1})",
                       choice->milliseconds, choice->tunedOn);
   if (!overridden.empty())
@@ -880,41 +965,70 @@ loadCachedChoice(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
 llvm::Expected<std::unique_ptr<KernelSource>> mlir::tile::loadTunedKernel(
     std::unique_ptr<KernelSource> base, llvm::ArrayRef<KernelArg> args,
     const TuneOptions &options, TuningMode mode, llvm::raw_ostream &os) {
+  std::vector<std::unique_ptr<KernelSource>> variants;
+  variants.push_back(std::move(base));
+  return loadTunedKernel(std::move(variants), args, options, mode, os);
+}
+
+llvm::Expected<std::unique_ptr<KernelSource>>
+mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
+                            llvm::ArrayRef<KernelArg> args,
+                            const TuneOptions &options, TuningMode mode,
+                            llvm::raw_ostream &os) {
   llvm::StringRef cacheDir = options.run.compile.cacheDir;
-  llvm::raw_ostream &warnings = base->getDiagnosticStream();
+  llvm::raw_ostream &warnings = bases.front()->getDiagnosticStream();
+  SmallVector<const KernelSource *> variants;
+  for (const std::unique_ptr<KernelSource> &base : bases)
+    variants.push_back(base.get());
+  bool registers = options.run.target == Target::CUDA;
   switch (mode) {
   case TuningMode::UseCache:
     if (std::unique_ptr<KernelSource> tuned =
-            loadCachedChoice(*base, args, options, os))
+            loadCachedChoice(variants, args, options, os))
       return tuned;
     [[fallthrough]];
   case TuningMode::IgnoreCache: {
-    std::string note;
-    base = fitToLaunch(std::move(base), args, options,
-                       /*registers=*/options.run.target == Target::CUDA, note);
-    if (!note.empty())
-      os << "fitted: " << note << "\n";
-    return std::move(base);
+    // The first variant whose defines fit the launch, once fitted.
+    for (auto [index, base] : llvm::enumerate(bases)) {
+      std::string note;
+      std::unique_ptr<KernelSource> fitted =
+          fitToLaunch(std::move(base), args, options, registers, note);
+      if (!fitsLaunch(*fitted, args, registers, options.run.compile) &&
+          index + 1 < bases.size())
+        continue;
+      if (bases.size() > 1)
+        os << "variant: " << fitted->getFileName()
+           << (index == 0 ? " (the first given)"
+                          : " (the first given that fits the launch)")
+           << "\n";
+      if (!note.empty())
+        os << "fitted: " << note << "\n";
+      return std::move(fitted);
+    }
+    llvm_unreachable("the last variant is always taken");
   }
   case TuningMode::Tune:
     break;
   }
 
-  llvm::Expected<TuneReport> report = tuneKernel(*base, args, options);
+  llvm::Expected<TuneReport> report = tuneVariants(variants, args, options);
   if (!report)
     return report.takeError();
   report->print(os);
   const TuneEntry &best = *report->getBest();
+  const KernelSource &base = *variants[best.variant];
   std::vector<std::string> handTuned;
-  for (const KernelParam &param : base->getParams())
-    if (param.isDefined && !param.isType && !param.values.empty())
-      handTuned.push_back(param.name);
+  for (const KernelSource *variant : variants)
+    for (const KernelParam &param : variant->getParams())
+      if (param.isDefined && !param.isType && !param.values.empty() &&
+          !llvm::is_contained(handTuned, param.name))
+        handTuned.push_back(param.name);
   if (!handTuned.empty()) {
     os << "tune: not stored in the tuning cache: "
        << llvm::join(handTuned, ", ") << " set by hand\n";
   } else if (!cacheDir.empty()) {
     llvm::Expected<TuningKey> key =
-        getTuningKey(*base, args, options.run.device);
+        getTuningKey(variants, args, options.run.device);
     llvm::Error stored =
         key ? storeTuning(cacheDir, *key, best) : key.takeError();
     if (stored)
@@ -924,11 +1038,11 @@ llvm::Expected<std::unique_ptr<KernelSource>> mlir::tile::loadTunedKernel(
       os << "tune: stored in the tuning cache: "
          << getTuningCachePath(cacheDir, *key) << "\n";
   }
-  os << "tuned: " << best.config.str()
+  os << "tuned: " << best.getLabel()
      << llvm::formatv(" ({0:f4} ms)\n", best.milliseconds);
   std::vector<std::string> overridden;
   return reload(
-      *base, options.source,
-      mergeDefines(*base, options.source, best.config.defines, overridden),
+      base, options.source,
+      mergeDefines(base, options.source, best.config.defines, overridden),
       nullptr);
 }

@@ -36,9 +36,9 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("tile-run options");
 static cl::OptionCategory cudaCategory("tile-run options for CUDA");
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<kernel file>"),
-                                          cl::init("-"), cl::cat(runCategory));
+static cl::list<std::string> inputFilenames(cl::Positional,
+                                            cl::desc("<kernel file>..."),
+                                            cl::cat(runCategory));
 static cl::opt<std::string> kernelName(
     "kernel", cl::desc("The kernel to run (default: the only one in the file)"),
     cl::value_desc("NAME"), cl::cat(runCategory));
@@ -252,7 +252,7 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-run: run a tile kernel\n\n"
-      "  tile-run KERNEL.mlir [--kernel NAME] [-D NAME=VALUE]... "
+      "  tile-run KERNEL.mlir... [--kernel NAME] [-D NAME=VALUE]... "
       "[--target=cpu|cuda]\n"
       "           --grid X[,Y[,Z]]|persistent[:N] --arg SPEC... "
       "[--out INDEX=FILE.npy]...\n"
@@ -297,30 +297,32 @@ int main(int argc, char **argv) {
   options.binaryFile = ptxOption;
   options.guards = !noGuards;
 
-  // --out INDEX=FILE.npy, one per parameter at most.
   llvm::Expected<std::map<unsigned, std::string>> outputs =
       parseOutputSpecs(outOptions);
   if (!outputs)
     return fail(outputs.takeError());
 
-  // The kernel, and a spec per parameter checked against it (or none: --emit).
-  KernelSource::Options sourceOptions;
-  sourceOptions.defines.assign(defines.begin(), defines.end());
-  sourceOptions.kernelName = kernelName;
-  llvm::Expected<std::unique_ptr<KernelSource>> loaded =
-      KernelSource::loadFile(inputFilename, sourceOptions);
+  // The kernel (several files: variants for --tune or the cache to pick),
+  // and a spec per parameter checked against it (or none: --emit).
+  KernelSource::Options sourceOptions{{defines.begin(), defines.end()},
+                                      kernelName};
+  if (inputFilenames.size() > 1 && (emitting || !ptxOption.empty()))
+    return fail("--emit and --ptx take one kernel file");
+  auto loaded = loadKernelSources(inputFilenames, sourceOptions,
+                                  emitting && argOptions.empty()
+                                      ? std::nullopt
+                                      : std::optional(argOptions.size()));
   if (!loaded)
     return fail(loaded.takeError());
-  std::unique_ptr<KernelSource> kernelSource = std::move(*loaded);
-  KernelSource *source = kernelSource.get();
-  if (!(emitting && argOptions.empty()))
-    if (llvm::Error err = source->checkArgumentCount(argOptions.size()))
-      return fail(std::move(err));
+  std::vector<std::unique_ptr<KernelSource>> variants = std::move(*loaded);
+  KernelSource *source = variants.front().get();
   SmallVector<ArgSpec> specs;
   for (auto [index, text] : llvm::enumerate(argOptions)) {
     llvm::Expected<ArgSpec> spec = parseArgSpec(text);
-    llvm::Error err =
-        spec ? source->checkArgSpec(index, *spec) : spec.takeError();
+    llvm::Error err = spec ? llvm::Error::success() : spec.takeError();
+    for (auto &variant : variants)
+      if (!err)
+        err = variant->checkArgSpec(index, *spec);
     if (err)
       return fail("--arg " + llvm::Twine(index) + " ('" + text +
                   "'): " + llvm::toString(std::move(err)));
@@ -345,23 +347,21 @@ int main(int argc, char **argv) {
     args.push_back(std::move(*arg));
   }
   CheckOptions check{given(rtolOption), given(atolOption)};
-  BenchOptions bench;
-  bench.repetitions = benchReps;
-  bench.warmup = benchWarmup;
+  BenchOptions bench{benchWarmup, benchReps};
+  std::unique_ptr<KernelSource> chosen;
   if (options.binaryFile.empty()) {
     TuneOptions tuning{sourceOptions, options,       bench,
                        check,         &llvm::errs(), tuneAll};
     bool cached = !noTuningCache && options.target == Target::CUDA;
-    llvm::Expected<std::unique_ptr<KernelSource>> tuned =
-        loadTunedKernel(std::move(kernelSource), args, tuning,
-                        tuneOption || tuneAll ? TuningMode::Tune
-                        : cached              ? TuningMode::UseCache
-                                              : TuningMode::IgnoreCache,
-                        llvm::outs());
+    auto tuned = loadTunedKernel(std::move(variants), args, tuning,
+                                 tuneOption ? TuningMode::Tune
+                                 : cached   ? TuningMode::UseCache
+                                            : TuningMode::IgnoreCache,
+                                 llvm::outs());
     if (!tuned)
       return fail(tuned.takeError());
-    kernelSource = std::move(*tuned);
-    source = kernelSource.get();
+    chosen = std::move(*tuned);
+    source = chosen.get();
   }
   llvm::Expected<std::unique_ptr<KernelRunner>> runner =
       KernelRunner::create(*source, options);

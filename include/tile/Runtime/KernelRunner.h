@@ -201,6 +201,14 @@ private:
   mutable FuncOp kernel;
 };
 
+/// Loads each file of `paths` (stdin when there are none) with `options`:
+/// the variants of one launch, each checked to take `argumentCount`
+/// arguments where that is given.
+llvm::Expected<std::vector<std::unique_ptr<KernelSource>>>
+loadKernelSources(llvm::ArrayRef<std::string> paths,
+                  const KernelSource::Options &options,
+                  std::optional<size_t> argumentCount);
+
 //===----------------------------------------------------------------------===//
 // Timings
 //===----------------------------------------------------------------------===//

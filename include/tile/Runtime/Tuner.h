@@ -71,6 +71,10 @@ struct TuneOptions {
   /// estimate rejects, dominated ones and those that spill included: what
   /// the pruning is checked against.
   bool exhaustive = false;
+  /// The interpreter's results for this launch, shared between searches of
+  /// kernels that compute the same (tuneVariants): used when set, filled
+  /// when empty. Null: each search runs the interpreter itself.
+  std::optional<llvm::SmallVector<KernelArg>> *reference = nullptr;
 };
 
 /// Why the tiles of `source`'s kernel cannot fit in registers by the
@@ -104,6 +108,12 @@ struct TuneEntry {
     Wrong,
   };
   TuneConfig config;
+  /// tuneVariants: which kernel the configuration is of, and its file's
+  /// name (empty for a single kernel).
+  unsigned variant = 0;
+  std::string variantName;
+  /// "NUM_WARPS=16 NUM_STAGES=1", after "softmax.mlir: " for a variant.
+  std::string getLabel() const;
   Outcome outcome = Outcome::Timed;
   /// Why it was skipped (empty when timed).
   std::string reason;
@@ -150,6 +160,15 @@ llvm::Expected<TuneReport> tuneKernel(const KernelSource &base,
                                       llvm::ArrayRef<KernelArg> args,
                                       const TuneOptions &options);
 
+/// Tunes each of `variants`, kernels that compute the same thing with the
+/// same signature (the whole-row, many-rows and online softmax), for one
+/// launch: the interpreter runs once for all of them, and the report holds
+/// every configuration of every variant, by time, each entry naming its
+/// variant. An error when nothing could be timed.
+llvm::Expected<TuneReport>
+tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
+             llvm::ArrayRef<KernelArg> args, const TuneOptions &options);
+
 //===----------------------------------------------------------------------===//
 // The tuning cache
 //===----------------------------------------------------------------------===//
@@ -162,9 +181,10 @@ std::string getShapeBucket(const KernelArg &arg);
 
 /// What a tuning cache entry is keyed by.
 struct TuningKey {
-  /// The kernel file's text as written, and the kernel's name.
-  std::string fileText;
-  std::string kernelName;
+  /// Per variant (one kernel, or the kernels a launch chooses between), its
+  /// file's text as written and the kernel's name.
+  std::vector<std::string> fileTexts;
+  std::vector<std::string> kernelNames;
   /// -D set by hand on parameters the search does not vary (types, and
   /// parameters without declared values), sorted: they change the kernel.
   std::vector<std::string> fixedDefines;
@@ -185,6 +205,8 @@ std::vector<std::string> getFixedDefines(llvm::ArrayRef<KernelParam> params);
 struct TuningChoice {
   /// "NAME=VALUE" per tuned parameter.
   std::vector<std::string> defines;
+  /// Which of the key's variants.
+  unsigned variant = 0;
   /// Its median time when it was tuned, and the shapes it was tuned on.
   double milliseconds = 0;
   std::string tunedOn;
@@ -205,9 +227,9 @@ llvm::Error storeTuning(llvm::StringRef cacheDir, const TuningKey &key,
 std::string getTuningCachePath(llvm::StringRef cacheDir, const TuningKey &key);
 
 /// The key of a launch of `source`'s kernel with `args` on GPU `device`.
-llvm::Expected<TuningKey> getTuningKey(const KernelSource &source,
-                                       llvm::ArrayRef<KernelArg> args,
-                                       int device);
+llvm::Expected<TuningKey>
+getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+             llvm::ArrayRef<KernelArg> args, int device);
 
 //===----------------------------------------------------------------------===//
 // A launch's kernel, tuned
@@ -219,6 +241,11 @@ llvm::Expected<TuningKey> getTuningKey(const KernelSource &source,
 /// configuration nearest the defaults that fits (fewest steps through the
 /// declared values, varying only parameters not set by hand), and what
 /// changed and why in `note`; `base` still when none fits.
+/// Whether a launch with `args` can run `source`'s kernel as it is: every
+/// bound admits it and, with `registers`, its tiles fit in registers.
+bool fitsLaunch(const KernelSource &source, llvm::ArrayRef<KernelArg> args,
+                bool registers, const CompileOptions &options);
+
 std::unique_ptr<KernelSource> fitToLaunch(std::unique_ptr<KernelSource> base,
                                           llvm::ArrayRef<KernelArg> args,
                                           const TuneOptions &options,
@@ -245,6 +272,15 @@ enum class TuningMode {
 /// diagnostic stream.
 llvm::Expected<std::unique_ptr<KernelSource>>
 loadTunedKernel(std::unique_ptr<KernelSource> base,
+                llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
+                TuningMode mode, llvm::raw_ostream &os);
+
+/// The same choosing between `variants`, kernels that compute the same with
+/// the same signature: the cache's choice names one; without it, the first
+/// that fits the launch (fitted); with Tune, tuneVariants. Says which on
+/// `os` when there are several.
+llvm::Expected<std::unique_ptr<KernelSource>>
+loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> variants,
                 llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
                 TuningMode mode, llvm::raw_ostream &os);
 

@@ -251,8 +251,8 @@ static llvm::Expected<TuningKey> makeKey(const Command &command,
                                          const KernelSource &source,
                                          llvm::ArrayRef<KernelArg> args) {
   TuningKey result;
-  result.fileText = source.getText().str();
-  result.kernelName = source.getKernelName().str();
+  result.fileTexts.push_back(source.getText().str());
+  result.kernelNames.push_back(source.getKernelName().str());
   result.fixedDefines = getFixedDefines(source.getParams());
   result.device = command.device;
   for (const KernelArg &arg : args)
