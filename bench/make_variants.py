@@ -95,7 +95,7 @@ def main():
             for warps in [4, 8, 16]:
                 if block // (32 * warps) > 128 or block // (32 * warps) < 4:
                     continue
-                add("softmax_half", "softmax_half.mlir",
+                add("softmax_half", "softmax.mlir",
                     {"DTYPE": dtype, "BLOCK_SIZE": block, "NUM_STAGES": 2},
                     warps, True, block, dtype=dtype)
     # The pipelining written by hand, to compare with the pass's.
