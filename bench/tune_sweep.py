@@ -22,9 +22,10 @@ exhaust   `tile-run --tune-all` on the same: every configuration the launch
           measurements, the configuration the pruned tuner would choose
           (the fastest it keeps) against the fastest of all.
 baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
-          num_warps in 4, 8, 16 and num_stages in 1, 4; for rows of 4096
-          and more, seed 004's online kernel with BLOCK 4096 and 8192, 16
-          warps: the configurations that won in the trial runs),
+          num_warps in 4, 8, 16, 32 and num_stages in 1, 4; for rows of 4096
+          and more, seed 004's online kernel with BLOCK 4096 and 8192 at 16
+          warps: a superset of the configurations that won in the trial run,
+          bench/results/2026-11-23-h100-tuning-trial-baseline.jsonl),
           each checked against float64 and timed the way tile-run --bench
           times (CUDA events, L2 flushed before each of 100 runs, median).
 report    Joins the results into a CSV and a plot (GB/s against N, log
@@ -305,7 +306,7 @@ def phase_baseline(args, log, out):
                    timed=lambda: torch.softmax(x, dim=1))
             block = triton.next_power_of_2(n)
             grid = (min(props.multi_processor_count * 4, m),)
-            for warps in (4, 8, 16):
+            for warps in (4, 8, 16, 32):
                 for stages in (1, 4):
                     record("Triton fused", lambda y, w=warps, s=stages:
                            fused_kernel[grid](y, x, x.stride(0), y.stride(0),
