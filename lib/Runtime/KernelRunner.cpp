@@ -373,6 +373,15 @@ KernelSource::compile(llvm::ArrayRef<ArgSpec> specs,
   return compile(specialization, options);
 }
 
+llvm::Expected<CompiledKernel>
+KernelSource::compile(llvm::ArrayRef<KernelArg> args,
+                      const CompileOptions &options) const {
+  llvm::Expected<KernelSpecialization> specialization = getSpecialization(args);
+  if (!specialization)
+    return specialization.takeError();
+  return compile(*specialization, options);
+}
+
 //===----------------------------------------------------------------------===//
 // Timings and reports
 //===----------------------------------------------------------------------===//
@@ -701,12 +710,8 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
     origin = " (from " + options.binaryFile + ")";
     timings.add("read the PTX", since(start), options.binaryFile);
   } else {
-    llvm::Expected<KernelSpecialization> specialization =
-        source.getSpecialization(args);
-    if (!specialization)
-      return specialization.takeError();
     llvm::Expected<CompiledKernel> compiled =
-        source.compile(*specialization, compileOptions);
+        source.compile(args, compileOptions);
     if (!compiled)
       return compiled.takeError();
     timings.addCompile(*compiled);
@@ -755,12 +760,8 @@ llvm::Error KernelRunner::loadUnpipelined(llvm::ArrayRef<KernelArg> args,
   // Pipelining is the compiler's choice: it must not make the kernel spill.
   CudaState &state = *cuda;
   compileOptions.pipelineLoops = false;
-  llvm::Expected<KernelSpecialization> specialization =
-      source.getSpecialization(args);
-  if (!specialization)
-    return specialization.takeError();
   llvm::Expected<CompiledKernel> compiled =
-      source.compile(*specialization, compileOptions);
+      source.compile(args, compileOptions);
   if (!compiled)
     return compiled.takeError();
   CudaDevice::JitLog jitLog;

@@ -430,16 +430,9 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
       if (!candidate.pending())
         continue;
       pool.async([&candidate, &args, &runOptions] {
-        llvm::Expected<KernelSpecialization> specialization =
-            candidate.source->getSpecialization(args);
-        if (!specialization) {
-          llvm::consumeError(specialization.takeError());
-          return;
-        }
         // A failure is the run's to report.
         llvm::consumeError(
-            candidate.source->compile(*specialization, runOptions.compile)
-                .takeError());
+            candidate.source->compile(args, runOptions.compile).takeError());
       });
     }
     pool.wait();

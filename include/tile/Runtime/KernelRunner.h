@@ -186,6 +186,9 @@ public:
   /// there are any, without when there are none.
   llvm::Expected<CompiledKernel> compile(llvm::ArrayRef<ArgSpec> specs,
                                          const CompileOptions &options) const;
+  /// The same for a launch with `args`: specialized on them.
+  llvm::Expected<CompiledKernel> compile(llvm::ArrayRef<KernelArg> args,
+                                         const CompileOptions &options) const;
 
 private:
   KernelSource();
