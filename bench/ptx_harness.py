@@ -17,8 +17,10 @@ import sys
 
 import torch
 import triton
-import triton.language as tl
 from triton.testing import do_bench
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from triton_softmax import fused_kernel, online_kernel  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PTX_DIR = os.environ.get("PTX_DIR", os.path.join(HERE, "ptx"))
@@ -80,55 +82,10 @@ class Kernel:
         return launch
 
 
-@triton.jit
-def triton_online_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols,
-                         BLOCK_SIZE: tl.constexpr):
-    # Seed 004's two-pass online softmax: one program per row.
-    row = tl.program_id(0)
-    in_ptr += row * in_stride
-    out_ptr += row * out_stride
-    m = tl.zeros([BLOCK_SIZE], dtype=tl.float32) - float("inf")
-    s = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for i in range(0, tl.cdiv(n_cols, BLOCK_SIZE)):
-        idx = tl.arange(0, BLOCK_SIZE) + i * BLOCK_SIZE
-        x = tl.load(in_ptr + idx, mask=idx < n_cols, other=-float("inf"))
-        m_new = tl.maximum(m, x)
-        if i:
-            s *= tl.exp(m - m_new)
-        x = tl.exp(x - m_new)
-        s += tl.where(idx < n_cols, x, 0.0)
-        m = m_new
-    m_all = tl.max(m)
-    s = tl.sum(s * tl.exp(m - m_all))
-    for i in range(tl.cdiv(n_cols, BLOCK_SIZE) - 1, -1, -1):
-        idx = tl.arange(0, BLOCK_SIZE) + i * BLOCK_SIZE
-        x = tl.load(in_ptr + idx, mask=idx < n_cols, other=-float("inf"))
-        tl.store(out_ptr + idx, tl.exp(x - m_all) / s, mask=idx < n_cols)
-
-
 def triton_online(x, y):
     m, n = x.shape
-    triton_online_kernel[(m,)](y, x, x.stride(0), y.stride(0), n,
+    online_kernel[(m,)](y, x, x.stride(0), y.stride(0), n,
                                BLOCK_SIZE=4096, num_warps=16)
-
-
-@triton.jit
-def triton_softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows,
-                          n_cols, BLOCK_SIZE: tl.constexpr,
-                          num_stages: tl.constexpr):
-    # Seed 001's fused softmax, computing in f32 (16-bit rows are converted).
-    start = tl.program_id(0)
-    step = tl.num_programs(0)
-    for row in tl.range(start, n_rows, step, num_stages=num_stages):
-        cols = tl.arange(0, BLOCK_SIZE)
-        mask = cols < n_cols
-        x = tl.load(in_ptr + row * in_stride + cols, mask=mask,
-                    other=-float("inf")).to(tl.float32)
-        x = x - tl.max(x, axis=0)
-        num = tl.exp(x)
-        y = num / tl.sum(num, axis=0)
-        tl.store(out_ptr + row * out_stride + cols,
-                 y.to(out_ptr.dtype.element_ty), mask=mask)
 
 
 def triton_softmax(x, y):
@@ -136,7 +93,7 @@ def triton_softmax(x, y):
     block = triton.next_power_of_2(n)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     grid = (min(sms * 4, m),)
-    triton_softmax_kernel[grid](y, x, x.stride(0), y.stride(0), m, n,
+    fused_kernel[grid](y, x, x.stride(0), y.stride(0), m, n,
                                 BLOCK_SIZE=block, num_stages=4, num_warps=8)
 
 
