@@ -19,7 +19,7 @@ tile.func @bool_pointee(%p: !tile.ptr<i1>) {
 
 // -----
 
-// expected-error @below {{argument 0 has unknown attribute 'tile.align'; the tile dialect knows 'tile.divisibility'}}
+// expected-error @below {{argument 0 has unknown attribute 'tile.align'; the tile dialect knows 'tile.divisibility' and 'tile.max_value'}}
 tile.func @unknown_hint(%p: !tile.ptr<f32> {tile.align = 16 : i64}) {
   tile.return
 }
@@ -49,6 +49,27 @@ tile.func @hint_not_int(%p: !tile.ptr<f32> {tile.divisibility = "16"}) {
 
 // expected-error @below {{'tile.divisibility' of argument 0 applies to pointers and integers, not 'f32'}}
 tile.func @hint_on_float(%x: f32 {tile.divisibility = 16 : i64}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.max_value' of argument 0 must be a 64-bit integer, got "16"}}
+tile.func @bound_not_int(%n: i32 {tile.max_value = "16"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.max_value' of argument 0 applies to integers, not '!tile.ptr<f32>'}}
+tile.func @bound_on_pointer(%p: !tile.ptr<f32> {tile.max_value = 16 : i64}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.max_value' of argument 0 applies to integers, not 'f32'}}
+tile.func @bound_on_float(%x: f32 {tile.max_value = 16 : i64}) {
   tile.return
 }
 
