@@ -554,7 +554,68 @@ llvm::Expected<BenchResult> mlir::tile::benchmark(CudaDevice &device,
                         "cuMemsetD32Async");
   };
 
-  for (unsigned i = 0; i < options.warmup; ++i) {
+  Events events;
+  auto createEvents = [&](size_t count) -> llvm::Error {
+    events.events.resize(count, nullptr);
+    for (CUevent &event : events.events)
+      if (!event)
+        if (llvm::Error err =
+                driver.check(driver.cuEventCreate(&event, CU_EVENT_DEFAULT),
+                             "cuEventCreate"))
+          return err;
+    return llvm::Error::success();
+  };
+  // One launch, timed.
+  auto timeLaunch = [&](unsigned i) -> llvm::Error {
+    if (llvm::Error err = flushL2())
+      return err;
+    if (llvm::Error err =
+            driver.check(driver.cuEventRecord(events.events[2 * i], nullptr),
+                         "cuEventRecord"))
+      return err;
+    if (llvm::Error err =
+            launchKernel(device, function, grid, blockSize, params))
+      return err;
+    return driver.check(driver.cuEventRecord(events.events[2 * i + 1], nullptr),
+                        "cuEventRecord");
+  };
+  auto readTimes = [&](unsigned count) -> llvm::Error {
+    if (llvm::Error err = driver.check(
+            driver.cuEventSynchronize(events.events[2 * count - 1]),
+            "cuEventSynchronize"))
+      return err;
+    if (llvm::Error err = device.synchronize())
+      return err;
+    for (unsigned i = 0; i < count; ++i) {
+      float ms = 0;
+      if (llvm::Error err =
+              driver.check(driver.cuEventElapsedTime(&ms, events.events[2 * i],
+                                                     events.events[2 * i + 1]),
+                           "cuEventElapsedTime"))
+        return err;
+      result.milliseconds.push_back(ms);
+    }
+    return llvm::Error::success();
+  };
+
+  unsigned warmup = options.warmup;
+  if (options.stopAfterMilliseconds > 0) {
+    // The first launch, timed alone, counts as a warm-up run.
+    if (llvm::Error err = createEvents(2))
+      return std::move(err);
+    if (llvm::Error err = timeLaunch(0))
+      return std::move(err);
+    if (llvm::Error err = readTimes(1))
+      return std::move(err);
+    if (result.milliseconds.front() > options.stopAfterMilliseconds) {
+      result.median = result.min = result.max = result.milliseconds.front();
+      result.stoppedEarly = true;
+      return result;
+    }
+    result.milliseconds.clear();
+    warmup = warmup ? warmup - 1 : 0;
+  }
+  for (unsigned i = 0; i < warmup; ++i) {
     if (llvm::Error err = flushL2())
       return std::move(err);
     if (llvm::Error err =
@@ -564,42 +625,13 @@ llvm::Expected<BenchResult> mlir::tile::benchmark(CudaDevice &device,
   if (llvm::Error err = device.synchronize())
     return std::move(err);
 
-  Events events;
-  events.events.resize(2 * options.repetitions, nullptr);
-  for (CUevent &event : events.events)
-    if (llvm::Error err = driver.check(
-            driver.cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate"))
-      return std::move(err);
-  for (unsigned i = 0; i < options.repetitions; ++i) {
-    if (llvm::Error err = flushL2())
-      return std::move(err);
-    if (llvm::Error err =
-            driver.check(driver.cuEventRecord(events.events[2 * i], nullptr),
-                         "cuEventRecord"))
-      return std::move(err);
-    if (llvm::Error err =
-            launchKernel(device, function, grid, blockSize, params))
-      return std::move(err);
-    if (llvm::Error err = driver.check(
-            driver.cuEventRecord(events.events[2 * i + 1], nullptr),
-            "cuEventRecord"))
-      return std::move(err);
-  }
-  if (llvm::Error err =
-          driver.check(driver.cuEventSynchronize(events.events.back()),
-                       "cuEventSynchronize"))
+  if (llvm::Error err = createEvents(2 * options.repetitions))
     return std::move(err);
-  if (llvm::Error err = device.synchronize())
-    return std::move(err);
-  for (unsigned i = 0; i < options.repetitions; ++i) {
-    float ms = 0;
-    if (llvm::Error err =
-            driver.check(driver.cuEventElapsedTime(&ms, events.events[2 * i],
-                                                   events.events[2 * i + 1]),
-                         "cuEventElapsedTime"))
+  for (unsigned i = 0; i < options.repetitions; ++i)
+    if (llvm::Error err = timeLaunch(i))
       return std::move(err);
-    result.milliseconds.push_back(ms);
-  }
+  if (llvm::Error err = readTimes(options.repetitions))
+    return std::move(err);
   std::vector<double> sorted = result.milliseconds;
   std::sort(sorted.begin(), sorted.end());
   size_t n = sorted.size();

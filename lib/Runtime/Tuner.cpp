@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -115,6 +116,8 @@ void TuneReport::print(llvm::raw_ostream &os) const {
                           entry.getLabel());
       if (entry.localBytes > 0)
         os << "  (spills: " << entry.localBytes << " bytes per thread)";
+      if (entry.timedOnce)
+        os << "  (timed once: over " << kStopFactor << "x the fastest)";
       if (!entry.pruned.empty())
         os << "  (pruned: " << entry.pruned << ")";
       if (entry.checked)
@@ -305,7 +308,8 @@ static std::string describeMismatch(const CheckReport &report) {
 /// outcome.
 static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                     const TuneOptions &options, const RunOptions &runOptions,
-                    const DeviceArguments *sharedArgs, unsigned &compiled) {
+                    const DeviceArguments *sharedArgs, unsigned &compiled,
+                    double fastest) {
   TuneEntry &entry = candidate.entry;
   auto fail = [&](TuneEntry::Outcome outcome, llvm::Error err) {
     entry.outcome = outcome;
@@ -337,10 +341,14 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                                  function.localBytes, function.numRegisters);
     return;
   }
-  llvm::Expected<BenchReport> bench = (*runner)->benchmark(options.bench);
+  BenchOptions benchOptions = options.bench;
+  if (fastest > 0)
+    benchOptions.stopAfterMilliseconds = kStopFactor * fastest;
+  llvm::Expected<BenchReport> bench = (*runner)->benchmark(benchOptions);
   if (!bench)
     return fail(TuneEntry::Outcome::RunFailed, bench.takeError());
   entry.milliseconds = bench->times.median;
+  entry.timedOnce = bench->times.stoppedEarly;
 }
 
 /// Runs a timed candidate again and compares its results with the
@@ -449,18 +457,39 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
     sharedArgs.emplace(std::move(*created));
   }
 
+  // Timed in an order likely to meet a fast configuration early, which
+  // then stops the slow ones after one run: closest first to
+  // kElementsPerThread elements of the largest tile per thread. The order
+  // decides nothing else.
+  std::vector<Candidate *> order;
+  for (Candidate &candidate : candidates)
+    if (candidate.pending())
+      order.push_back(&candidate);
+  auto distance = [](const Candidate *c) {
+    constexpr double kElementsPerThread = 16;
+    return std::abs(std::log2(static_cast<double>(c->largestTile) /
+                              static_cast<double>(c->threads) /
+                              kElementsPerThread));
+  };
+  llvm::stable_sort(order, [&](const Candidate *a, const Candidate *b) {
+    return distance(a) < distance(b);
+  });
+  double ownFastest = 0;
+  double &fastest = options.fastest ? *options.fastest : ownFastest;
   TuneReport report;
-  unsigned pending = llvm::count_if(
-      candidates, [](const Candidate &c) { return c.pending(); });
+  unsigned pending = order.size();
   unsigned done = 0;
-  for (Candidate &candidate : candidates) {
-    if (!candidate.pending())
-      continue;
+  for (Candidate *next : order) {
+    Candidate &candidate = *next;
     if (options.progress)
       *options.progress << llvm::formatv("tune: [{0}/{1}] {2}: ", ++done,
                                          pending, candidate.entry.config.str());
     measure(candidate, args, options, runOptions,
-            sharedArgs ? &*sharedArgs : nullptr, report.compiled);
+            sharedArgs ? &*sharedArgs : nullptr, report.compiled, fastest);
+    if (candidate.entry.outcome == TuneEntry::Outcome::Timed &&
+        !candidate.entry.timedOnce &&
+        (fastest == 0 || candidate.entry.milliseconds < fastest))
+      fastest = candidate.entry.milliseconds;
     if (options.progress) {
       if (candidate.entry.outcome == TuneEntry::Outcome::Timed)
         *options.progress << llvm::formatv("{0:f4} ms\n",
@@ -539,9 +568,12 @@ mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
                          const TuneOptions &options) {
   // The variants compute the same: the interpreter runs once for all.
   std::optional<SmallVector<KernelArg>> reference;
+  double fastest = 0;
   TuneOptions shared = options;
   if (!shared.reference)
     shared.reference = &reference;
+  if (!shared.fastest)
+    shared.fastest = &fastest;
   TuneReport merged;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     llvm::Expected<TuneReport> report = searchKernel(*variant, args, shared);

@@ -250,6 +250,12 @@ struct BenchOptions {
   /// Write a buffer of twice the L2 cache's size before each timed run, so
   /// that no run finds its data in L2 from the run before.
   bool flushL2 = true;
+  /// When positive, the first launch is timed alone; when it takes longer
+  /// than this many milliseconds, the benchmark stops there with that one
+  /// time (BenchResult::stoppedEarly). A tuner passes a multiple of the
+  /// fastest time so far: a configuration that slow cannot win, and timing
+  /// it a hundred times more would only cost time.
+  double stopAfterMilliseconds = 0;
 };
 
 /// Times of benchmark(), in milliseconds.
@@ -258,6 +264,9 @@ struct BenchResult {
   double median = 0, min = 0, max = 0;
   /// The bytes written to flush L2 before each run (0 without flushing).
   uint64_t flushBytes = 0;
+  /// The first launch took longer than BenchOptions::stopAfterMilliseconds:
+  /// `milliseconds` holds its time alone.
+  bool stoppedEarly = false;
 };
 
 /// Launches the kernel `options.warmup` times, then times

@@ -71,6 +71,10 @@ struct TuneOptions {
   /// estimate rejects, dominated ones and those that spill included: what
   /// the pruning is checked against.
   bool exhaustive = false;
+  /// The fastest median so far, shared between searches of variants
+  /// (tuneVariants) for stopping slow configurations early; null: each
+  /// search keeps its own.
+  double *fastest = nullptr;
   /// The interpreter's results for this launch, shared between searches of
   /// kernels that compute the same (tuneVariants): used when set, filled
   /// when empty. Null: each search runs the interpreter itself.
@@ -126,9 +130,16 @@ struct TuneEntry {
   bool checked = false;
   /// Timed: the median of the benchmark, and the kernel's resources.
   double milliseconds = 0;
+  /// Its first run took over kStopFactor times the fastest median so far,
+  /// and `milliseconds` is that one run's time: it cannot win.
+  bool timedOnce = false;
   int registers = 0;
   int localBytes = 0;
 };
+
+/// A configuration whose first timed run takes longer than this many times
+/// the fastest median so far is timed no further (TuneEntry::timedOnce).
+inline constexpr double kStopFactor = 3.0;
 
 /// "timed", "inadmissible", ...
 llvm::StringRef getOutcomeName(TuneEntry::Outcome outcome);
