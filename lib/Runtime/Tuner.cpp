@@ -152,7 +152,8 @@ struct Candidate {
 } // namespace
 
 std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
-                                          const CompileOptions &options) {
+                                          const CompileOptions &options,
+                                          unsigned reserve) {
   FuncOp kernel = source.getKernel();
   if (kernel.getBody().empty())
     return "";
@@ -167,12 +168,16 @@ std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
     kernel = *module->getOps<FuncOp>().begin();
   unsigned peak = estimatePeakRegisters(kernel.getBody().front(), warps);
   unsigned budget = getRegisterBudget(warps);
-  if (peak + kReservedRegisters <= budget)
+  if (peak + reserve <= budget)
     return "";
+  if (reserve == 0)
+    return llvm::formatv("its tiles need about {0} registers per thread, "
+                         "more than the {1} each of {2} threads may use",
+                         peak, budget, warps * 32);
   return llvm::formatv("its tiles need about {0} registers per thread, and "
                        "{1} more for scalars, of the {2} each of {3} threads "
                        "may use",
-                       peak, kReservedRegisters, budget, warps * 32);
+                       peak, reserve, budget, warps * 32);
 }
 
 /// The first line of `text`, trimmed.
@@ -216,7 +221,8 @@ static Candidate prepare(llvm::StringRef text, llvm::StringRef path,
       return candidate;
     }
   }
-  std::string noRoom = checkRegisterRoom(**source, options.run.compile);
+  std::string noRoom =
+      checkRegisterRoom(**source, options.run.compile, /*reserve=*/0);
   if (!noRoom.empty() && options.exhaustive) {
     candidate.entry.pruned = "no room";
   } else if (!noRoom.empty()) {

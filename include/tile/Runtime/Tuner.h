@@ -17,6 +17,7 @@
 #ifndef TILE_RUNTIME_TUNER_H
 #define TILE_RUNTIME_TUNER_H
 
+#include "tile/Analysis/RegisterEstimate.h"
 #include "tile/Runtime/KernelRunner.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -83,9 +84,14 @@ struct TuneOptions {
 
 /// Why the tiles of `source`'s kernel cannot fit in registers by the
 /// register estimate (tile/Analysis/RegisterEstimate.h), with the warps of
-/// `options` where the kernel names none; empty when they fit.
+/// `options` where the kernel names none, leaving `reserve` registers for
+/// scalars; empty when they fit. Defaults chosen without timing keep the
+/// estimate's reserve; the tuner passes 0, pruning only tiles that alone
+/// exceed the budget, and lets the compiled kernel's spills decide the rest
+/// (the estimate is conservative: ptxas often fits what it doubts).
 std::string checkRegisterRoom(const KernelSource &source,
-                              const CompileOptions &options);
+                              const CompileOptions &options,
+                              unsigned reserve = kReservedRegisters);
 
 /// What became of one configuration.
 struct TuneEntry {
