@@ -17,7 +17,6 @@
 #ifndef TILE_RUNTIME_TUNER_H
 #define TILE_RUNTIME_TUNER_H
 
-#include "tile/Analysis/RegisterEstimate.h"
 #include "tile/Runtime/KernelRunner.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -68,9 +67,8 @@ struct TuneOptions {
   CheckOptions check;
   /// Where a line per configuration goes while tuning (null: nowhere).
   llvm::raw_ostream *progress = nullptr;
-  /// Time every configuration the launch admits, those the register
-  /// estimate rejects, dominated ones and those that spill included: what
-  /// the pruning is checked against.
+  /// Time every configuration the launch admits, dominated ones and those
+  /// that spill included: what the pruning is checked against.
   bool exhaustive = false;
   /// The fastest median so far, shared between searches of variants
   /// (tuneVariants) for stopping slow configurations early; null: each
@@ -84,14 +82,11 @@ struct TuneOptions {
 
 /// Why the tiles of `source`'s kernel cannot fit in registers by the
 /// register estimate (tile/Analysis/RegisterEstimate.h), with the warps of
-/// `options` where the kernel names none, leaving `reserve` registers for
-/// scalars; empty when they fit. Defaults chosen without timing keep the
-/// estimate's reserve; the tuner passes 0, pruning only tiles that alone
-/// exceed the budget, and lets the compiled kernel's spills decide the rest
-/// (the estimate is conservative: ptxas often fits what it doubts).
+/// `options` where the kernel names none; empty when they fit. Defaults
+/// fitted to a launch use it (fitToLaunch); the tuner does not, leaving the
+/// configurations to ptxas's spill count: the estimate is conservative.
 std::string checkRegisterRoom(const KernelSource &source,
-                              const CompileOptions &options,
-                              unsigned reserve = kReservedRegisters);
+                              const CompileOptions &options);
 
 /// What became of one configuration.
 struct TuneEntry {
@@ -106,8 +101,6 @@ struct TuneEntry {
     /// or has the same tiles and fewer threads where this one has more
     /// threads than its largest tile has elements.
     Dominated,
-    /// The register estimate says its tiles cannot fit in registers.
-    NoRoom,
     /// Did not preprocess, verify or compile.
     CompileFailed,
     /// Compiled, but spills registers to local memory.
@@ -127,8 +120,8 @@ struct TuneEntry {
   Outcome outcome = Outcome::Timed;
   /// Why it was skipped (empty when timed).
   std::string reason;
-  /// An exhaustive search: why a pruned search would have skipped it ("no
-  /// room", "dominated", "spills"; empty when it would not have).
+  /// An exhaustive search: why a pruned search would have skipped it
+  /// ("dominated", "spills"; empty when it would not have).
   std::string pruned;
   /// Whether its results were compared with the interpreter's and matched:
   /// the timed configurations are checked in order of time until one
