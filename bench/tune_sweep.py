@@ -4,27 +4,33 @@
 Runs on the GPU machine (the device tool), from the repository root, with
 the GPU bundle of scripts/build-gpu-bundle.sh in dist/tile-gpu:
 
-  python3 bench/tune_sweep.py tune     [--dtypes f32,f16,bf16] [--shapes ...]
-  python3 bench/tune_sweep.py exhaust  [--dtypes f32] [--shapes ...]
+  python3 bench/tune_sweep.py tile     [--dtypes f32,f16,bf16] [--shapes ...] [--and-tune]
+  python3 bench/tune_sweep.py tune     [--dtypes ...] [--shapes ...]
+  python3 bench/tune_sweep.py exhaust  [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py baseline [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py report   RESULTS.jsonl... --out PREFIX
 
-tune      For each shape and dtype, one `tile-run --tune --bench` given the
-          three softmax kernels as variants of one launch
-          (examples/softmax_rows.mlir, softmax.mlir, online_softmax.mlir),
-          with a persistent grid: every configuration of every kernel that
-          the tuner keeps is timed, the fastest is checked against the
-          interpreter, and the winner is run and timed again with --bench.
-          A kernel that cannot take the shape (rows longer than its largest
-          block) has no admissible configuration.
-exhaust   `tile-run --tune-all` on the same: every configuration the launch
-          admits, pruning none, timed in one run; from the same
-          measurements, the configuration the pruned tuner would choose
-          (the fastest it keeps) against the fastest of all.
+Every phase gives tile-run the three softmax kernels as variants of one
+launch (examples/softmax_rows.mlir, softmax.mlir, online_softmax.mlir), with
+a persistent grid; a kernel that cannot take the shape (rows longer than its
+largest block) has no admissible configuration.
+
+exhaust   `tile-run --tune-all` per shape: every configuration the launch
+          admits, pruning none, each timed over 50 runs in one run; from
+          the same measurements, the configuration the pruned tuner would
+          choose (the fastest it keeps) against the fastest of all.
+tune      `tile-run --tune --bench` per shape: the pruned search, the
+          fastest checked against the interpreter, the winner run and timed
+          again with --bench.
+tile      exhaust per shape, and with --and-tune then tune (which finds the
+          exhaustive search's kernels in the compile cache). Without a tune
+          record, report takes a shape's tuned figure from the exhaustive
+          run (the pruned tuner's choice, at its time there).
 baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
-          num_warps in 4, 8, 16, 32 and num_stages in 1, 4; for rows of 4096
-          and more, seed 004's online kernel with BLOCK 4096 and 8192 at 16
-          warps: a superset of the configurations that won in the trial run,
+          num_warps in 4, 8, 16, 32 and num_stages in 1, 4, for rows of up
+          to 32768 floats; for rows of 4096 and more, seed 004's online
+          kernel with BLOCK 4096 at 8 and 16 warps and 8192 at 16: a
+          superset of the configurations that won in the trial run,
           bench/results/2026-11-23-h100-tuning-trial-baseline.jsonl),
           each checked against float64 and timed the way tile-run --bench
           times (CUDA events, L2 flushed before each of 100 runs, median).
