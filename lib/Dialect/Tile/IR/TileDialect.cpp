@@ -103,11 +103,25 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "' must be a positive integer, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getClusterSizeAttrName()) {
+    if (!isa<FuncOp>(op))
+      return op->emitOpError() << "'" << getClusterSizeAttrName()
+                               << "' applies to kernels (tile.func)";
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getValue().getSignificantBits() > 64 ||
+        !isValidClusterSize(value.getInt()))
+      return op->emitOpError()
+             << "'" << getClusterSizeAttrName()
+             << "' must be a power of two from 1 to " << kMaxClusterSize
+             << ", got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getNumWarpsAttrName())
     return op->emitOpError()
            << "has unknown attribute '" << attr.getName().getValue()
            << "'; the tile dialect knows '" << getNumWarpsAttrName()
-           << "' on kernels and '" << getNumStagesAttrName() << "' on loops";
+           << "' and '" << getClusterSizeAttrName() << "' on kernels and '"
+           << getNumStagesAttrName() << "' on loops";
   if (!isa<FuncOp>(op))
     return op->emitOpError() << "'" << getNumWarpsAttrName()
                              << "' applies to kernels (tile.func)";
@@ -118,6 +132,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
            << "'" << getNumWarpsAttrName()
            << "' must be a power of two from 1 to 32, got " << attr.getValue();
   return success();
+}
+
+unsigned TileDialect::getClusterSize(Operation *kernel) {
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(getClusterSizeAttrName()))
+    return attr.getInt();
+  return 1;
 }
 
 unsigned TileDialect::getNumWarps(Operation *kernel, unsigned defaultNumWarps) {

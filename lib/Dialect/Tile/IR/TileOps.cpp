@@ -471,3 +471,24 @@ LogicalResult CastOp::canonicalize(CastOp op, PatternRewriter &rewriter) {
   expandCastOp(op, rewriter);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Cluster operations
+//===----------------------------------------------------------------------===//
+
+/// The cluster operations need a kernel that runs in clusters.
+static LogicalResult verifyInClusteredKernel(Operation *op) {
+  auto kernel = op->getParentOfType<FuncOp>();
+  if (!kernel || !kernel->hasAttr(TileDialect::getClusterSizeAttrName()))
+    return op->emitOpError("is only valid in a kernel with '")
+           << TileDialect::getClusterSizeAttrName()
+           << "' (a kernel whose programs run in clusters)";
+  return success();
+}
+
+LogicalResult ClusterRankOp::verify() { return verifyInClusteredKernel(*this); }
+LogicalResult ClusterIdOp::verify() { return verifyInClusteredKernel(*this); }
+LogicalResult NumClustersOp::verify() { return verifyInClusteredKernel(*this); }
+LogicalResult ClusterReduceOp::verify() {
+  return verifyInClusteredKernel(*this);
+}

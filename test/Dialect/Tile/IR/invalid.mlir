@@ -556,7 +556,7 @@ tile.func @num_warps_on_loop(%n: i32) {
 
 // -----
 
-// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps' on kernels and 'tile.num_stages' on loops}}
+// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps' and 'tile.cluster_size' on kernels and 'tile.num_stages' on loops}}
 tile.func @unknown_attr() attributes {tile.unroll = 2 : i32} {
   tile.return
 }
@@ -575,5 +575,97 @@ tile.func @cast_shape(%x: f16) {
   %t = tile.splat %x : f16 -> tensor<8xf16>
   // expected-error @below {{requires the same shape for all operands and results}}
   %y = tile.cast %t : tensor<8xf16> to tensor<4xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Clusters
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @below {{'tile.cluster_size' must be a power of two from 1 to 16, got 3 : i32}}
+tile.func @cluster_not_power_of_two() attributes {tile.cluster_size = 3 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.cluster_size' must be a power of two from 1 to 16, got 32 : i32}}
+tile.func @cluster_too_large() attributes {tile.cluster_size = 32 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.cluster_size' must be a power of two from 1 to 16, got 0 : i32}}
+tile.func @cluster_zero() attributes {tile.cluster_size = 0 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.cluster_size' must be a power of two from 1 to 16, got "8"}}
+tile.func @cluster_not_integer() attributes {tile.cluster_size = "8"} {
+  tile.return
+}
+
+// -----
+
+tile.func @cluster_size_on_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tile.cluster_size' applies to kernels (tile.func)}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.cluster_size = 2 : i32}
+  tile.return
+}
+
+// -----
+
+tile.func @rank_unclustered() {
+  // expected-error @below {{'tile.cluster_rank' op is only valid in a kernel with 'tile.cluster_size' (a kernel whose programs run in clusters)}}
+  %r = tile.cluster_rank : i32
+  tile.return
+}
+
+// -----
+
+tile.func @id_unclustered() {
+  // expected-error @below {{'tile.cluster_id' op is only valid in a kernel with 'tile.cluster_size'}}
+  %r = tile.cluster_id : i32
+  tile.return
+}
+
+// -----
+
+tile.func @num_clusters_unclustered() {
+  // expected-error @below {{'tile.num_clusters' op is only valid in a kernel with 'tile.cluster_size'}}
+  %r = tile.num_clusters : i32
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_unclustered(%x: f32) {
+  // expected-error @below {{'tile.cluster_reduce' op is only valid in a kernel with 'tile.cluster_size'}}
+  %r = tile.cluster_reduce max %x : f32
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_tile(%x: f32) attributes {tile.cluster_size = 2 : i32} {
+  %t = tile.splat %x : f32 -> tensor<4xf32>
+  // expected-error @below {{operand #0 must be f16, bf16 or f32 or 32-bit signless integer or 64-bit signless integer}}
+  %r = tile.cluster_reduce sum %t : tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_kind(%x: f32) attributes {tile.cluster_size = 2 : i32} {
+  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
+  %r = tile.cluster_reduce %x : f32
   tile.return
 }

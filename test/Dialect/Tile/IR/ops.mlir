@@ -121,3 +121,20 @@ tile.func @compute(%f: f32, %h: f16) {
   %eh = tile.exp %h : f16
   tile.return
 }
+
+// A kernel that runs in clusters, and the cluster operations.
+// CHECK-LABEL: tile.func @clustered
+// CHECK-SAME: attributes {tile.cluster_size = 4 : i32}
+// CHECK: tile.cluster_rank : i32
+// CHECK: tile.cluster_id : i32
+// CHECK: tile.num_clusters : i32
+// CHECK: tile.cluster_reduce max %{{.*}} : f32
+// CHECK: tile.cluster_reduce sum %{{.*}} : i32
+tile.func @clustered(%x: f32, %n: i32) attributes {tile.cluster_size = 4 : i32} {
+  %rank = tile.cluster_rank : i32
+  %id = tile.cluster_id : i32
+  %count = tile.num_clusters : i32
+  %m = tile.cluster_reduce max %x : f32
+  %s = tile.cluster_reduce sum %n : i32
+  tile.return
+}

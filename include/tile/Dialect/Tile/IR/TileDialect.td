@@ -39,7 +39,11 @@ def Tile_Dialect : Dialect {
     with longer rows is an error instead of a wrong result; a tuner skips
     the block sizes too small for the launch.
     A kernel may carry `tile.num_warps = N` (a power of two from 1 to 32):
-    the number of warps of each block that runs one program. An `scf.for`
+    the number of warps of each block that runs one program. A kernel may
+    carry `tile.cluster_size = N` (a power of two from 1 to 16): its
+    programs run in clusters of N consecutive program ids along x, which
+    can reduce across the cluster (`tile.cluster_reduce`); on the GPU a
+    cluster is a thread-block cluster of N blocks (sm_90 and later). An `scf.for`
     may carry `tile.num_stages = N` (N >= 1) to have its loads pipelined
     (see the `tile-pipeline-loops` pass).
   }];
@@ -64,6 +68,18 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return ::llvm::StringLiteral("tile.num_warps");
     }
+    /// Name of the kernel attribute grouping programs into clusters.
+    static constexpr ::llvm::StringLiteral getClusterSizeAttrName() {
+      return ::llvm::StringLiteral("tile.cluster_size");
+    }
+    /// The largest cluster: 16 blocks, Hopper's non-portable limit.
+    static constexpr int64_t kMaxClusterSize = 16;
+    /// A cluster size is a power of two from 1 to kMaxClusterSize.
+    static bool isValidClusterSize(int64_t size) {
+      return size >= 1 && size <= kMaxClusterSize && (size & (size - 1)) == 0;
+    }
+    /// The programs per cluster of `kernel`: its `tile.cluster_size`, else 1.
+    static unsigned getClusterSize(::mlir::Operation *kernel);
     /// Name of the scf.for attribute asking for software pipelining.
     static constexpr ::llvm::StringLiteral getNumStagesAttrName() {
       return ::llvm::StringLiteral("tile.num_stages");

@@ -119,6 +119,85 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Clusters.
+//===----------------------------------------------------------------------===//
+
+class Tile_ClusterOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Tile_ClusterRankOp : Tile_ClusterOp<"cluster_rank", [Pure]> {
+  let summary = "The rank of this program within its cluster";
+  let description = [{
+    In a kernel with `tile.cluster_size = N`, the programs with ids
+    `c * N` to `c * N + N - 1` along x form cluster `c`; this is the
+    program's place in it, from 0 to N - 1 (`program_id x` modulo N).
+
+    ```mlir
+    %rank = tile.cluster_rank : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_ClusterIdOp : Tile_ClusterOp<"cluster_id", [Pure]> {
+  let summary = "The id of this program's cluster";
+  let description = [{
+    The cluster the program belongs to, from 0 to `tile.num_clusters` - 1
+    (`program_id x` divided by the cluster size).
+
+    ```mlir
+    %cluster = tile.cluster_id : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_NumClustersOp : Tile_ClusterOp<"num_clusters", [Pure]> {
+  let summary = "The number of clusters along x";
+  let description = [{
+    The grid's programs along x divided by the cluster size. A persistent
+    kernel steps its loop over row blocks by this value.
+
+    ```mlir
+    %clusters = tile.num_clusters : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_ClusterReduceOp : Tile_ClusterOp<"cluster_reduce",
+    [SameOperandsAndResultType]> {
+  let summary = "Reduces a scalar across the programs of a cluster";
+  let description = [{
+    Every program of the cluster contributes its `value`; each gets the
+    maximum or the sum of all of them, combined in order of rank, so every
+    program gets the same result. Every program of the cluster must reach
+    the same `tile.cluster_reduce` the same number of times, like a
+    barrier: one that exits first leaves the others waiting (the
+    interpreter reports it; a GPU would hang). Float `max` propagates NaN;
+    integer `max` is signed.
+
+    On the GPU each program writes its value into every other program's
+    shared memory (distributed shared memory, `mapa` and
+    `st.shared::cluster`), the cluster meets at a barrier with release and
+    acquire semantics, and each program combines the values it received.
+
+    ```mlir
+    %row_max = tile.cluster_reduce max %local_max : f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       AnyTypeOf<[Tile_Float, I32, I64]>:$value);
+  let results = (outs AnyTypeOf<[Tile_Float, I32, I64]>:$result);
+  let assemblyFormat = "$kind $value attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
 // Making tiles.
 //===----------------------------------------------------------------------===//
 
