@@ -20,7 +20,9 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 
 namespace mlir::tile::interpreter {
 
@@ -53,13 +55,49 @@ void registerMathHandlers(HandlerTable &table);
 void registerSCFHandlers(HandlerTable &table);
 void registerTileHandlers(HandlerTable &table);
 
+class Executor;
+
+/// Where the programs of one cluster meet at their tile.cluster_reduce
+/// operations: each runs on a thread of its own, and each reduction waits
+/// until every program of the cluster has brought its value.
+class ClusterMeeting {
+public:
+  explicit ClusterMeeting(int32_t size) : size(size), values(size) {}
+
+  /// The program of rank `rank` arrives at `op` with `value`. Returns the
+  /// values of every program of the cluster, in order of rank, once all
+  /// have arrived; fails (reporting why, once) when the programs meet at
+  /// different operations, when one finished without arriving, or when
+  /// another failed.
+  FailureOr<SmallVector<RuntimeValue>> meet(Executor &executor, Operation *op,
+                                            int32_t rank, RuntimeValue value);
+  /// The program of rank `rank` has finished (or failed).
+  void finish(bool failed);
+
+private:
+  std::mutex mutex;
+  std::condition_variable arrivedAll;
+  int32_t size;
+  int32_t arrived = 0, finished = 0;
+  uint64_t generation = 0;
+  bool broken = false, reported = false;
+  Operation *at = nullptr;
+  SmallVector<RuntimeValue> values, met;
+};
+
 class Executor {
 public:
   Executor(FuncOp kernel, MutableArrayRef<KernelArg> args,
            std::array<int32_t, 3> gridSize);
 
-  /// Runs every program of the grid.
+  /// Runs every program of the grid; the programs of a cluster
+  /// (tile.cluster_size) run on threads of their own, together.
   LogicalResult run();
+
+  /// The programs per cluster, and where this program's cluster meets
+  /// (null without clusters).
+  int32_t getClusterSize() const { return clusterSize; }
+  ClusterMeeting *getClusterMeeting() const { return meeting; }
 
   /// Runs the ops of `block` up to its terminator; the operands of an
   /// `scf.yield` terminator are returned in `yielded`.
@@ -97,7 +135,16 @@ public:
   InFlightDiagnostic emitError(Operation *op);
 
 private:
+  /// Program `programId` of a cluster, run by `launcher`'s run().
+  Executor(const Executor &launcher, std::array<int32_t, 3> programId,
+           ClusterMeeting *meeting);
+  /// Runs the kernel's body once, for the current program id.
+  LogicalResult runProgram();
+  LogicalResult runClusters();
+
   FuncOp kernel;
+  int32_t clusterSize = 1;
+  ClusterMeeting *meeting = nullptr;
   SmallVector<HostBuffer *> buffers;
   SmallVector<RuntimeValue> arguments;
   std::array<int32_t, 3> gridSize;

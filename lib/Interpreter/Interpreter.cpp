@@ -80,6 +80,13 @@ static LogicalResult checkLaunch(FuncOp kernel, ArrayRef<int64_t> grid,
              << "xyz"[axis] << " is out of range; expected 1 to 2147483647";
     gridSize[axis] = static_cast<int32_t>(size);
   }
+  int64_t clusterSize = TileDialect::getClusterSize(kernel);
+  if (gridSize[0] % clusterSize)
+    return kernel.emitError("@")
+           << kernel.getSymName() << " runs in clusters of " << clusterSize
+           << " programs along x ('" << TileDialect::getClusterSizeAttrName()
+           << "'); the grid's " << gridSize[0]
+           << " programs along x are not a multiple of it";
   ArrayRef<Type> paramTypes = kernel.getArgumentTypes();
   if (args.size() != paramTypes.size())
     return kernel.emitError("@")

@@ -293,7 +293,75 @@ static RuntimeValue reduce(const RuntimeValue &source, ReduceKind reduceKind,
 // Registration
 //===----------------------------------------------------------------------===//
 
+/// The values the programs of a cluster brought to a tile.cluster_reduce,
+/// combined in order of rank as the GPU combines them (f16 and bf16 in
+/// f32, then rounded).
+static RuntimeValue combineInRankOrder(ArrayRef<RuntimeValue> values,
+                                       ReduceKind reduceKind) {
+  DataType kind = values.front().getDataType();
+  if (isFloatDataType(kind)) {
+    struct Combine {
+      float lhs, rhs;
+      float operator()(SumReduction) const { return lhs + rhs; }
+      float operator()(MaxReduction) const { return maximumF(lhs, rhs); }
+    };
+    float total = FloatView(values.front())[0];
+    for (const RuntimeValue &value : values.drop_front())
+      total = visitReduceKind(reduceKind, Combine{total, FloatView(value)[0]});
+    return makeFloats(kind, {}, [&](int64_t) { return total; });
+  }
+  struct Combine {
+    int64_t lhs, rhs;
+    int64_t operator()(SumReduction) const {
+      return static_cast<int64_t>(static_cast<uint64_t>(lhs) +
+                                  static_cast<uint64_t>(rhs));
+    }
+    int64_t operator()(MaxReduction) const { return std::max(lhs, rhs); }
+  };
+  int64_t total = IntView(values.front())[0];
+  for (const RuntimeValue &value : values.drop_front())
+    total = visitReduceKind(reduceKind, Combine{total, IntView(value)[0]});
+  return makeIntegers(kind, {}, [&](int64_t) { return total; });
+}
+
 void interpreter::registerTileHandlers(HandlerTable &table) {
+  auto bindI32 = [](Executor &executor, Operation *op, int32_t value) {
+    executor.bind(
+        op->getResult(0),
+        makeIntegers(DataType::I32, {}, [&](int64_t) { return value; }));
+    return success();
+  };
+  table.add<ClusterRankOp>([=](Executor &executor, Operation *op) {
+    return bindI32(executor, op,
+                   executor.getProgramId(0) % executor.getClusterSize());
+  });
+  table.add<ClusterIdOp>([=](Executor &executor, Operation *op) {
+    return bindI32(executor, op,
+                   executor.getProgramId(0) / executor.getClusterSize());
+  });
+  table.add<NumClustersOp>([=](Executor &executor, Operation *op) {
+    return bindI32(executor, op,
+                   executor.getNumPrograms(0) / executor.getClusterSize());
+  });
+  table.add<ClusterReduceOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        auto reduceOp = cast<ClusterReduceOp>(op);
+        const RuntimeValue &value = executor.lookup(reduceOp.getValue());
+        ClusterMeeting *meeting = executor.getClusterMeeting();
+        if (!meeting) {
+          // A cluster of one: the program's own value.
+          executor.bind(reduceOp.getResult(), value);
+          return success();
+        }
+        FailureOr<SmallVector<RuntimeValue>> values = meeting->meet(
+            executor, op, executor.getProgramId(0) % executor.getClusterSize(),
+            value);
+        if (failed(values))
+          return failure();
+        executor.bind(reduceOp.getResult(),
+                      combineInRankOrder(*values, reduceOp.getKind()));
+        return success();
+      });
   table.add<ProgramIdOp>([](Executor &executor,
                             Operation *op) -> LogicalResult {
     int32_t id = executor.getProgramId(

@@ -58,7 +58,9 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
 
   // LLVM and NVVM
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertTileGPUToLLVM());
+  ConvertTileGPUToLLVMOptions llvmOptions;
+  llvmOptions.chip = options.chip;
+  pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.lineInfo) {

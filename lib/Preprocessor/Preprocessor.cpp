@@ -267,20 +267,48 @@ static bool substitute(StringRef text, Reporter &reporter,
       inComment = true;
     } else if (c == '$' && text.substr(i).starts_with("${")) {
       size_t close = text.find_first_of("}\n", i);
-      StringRef name = close == StringRef::npos
-                           ? StringRef()
-                           : text.slice(i + 2, close).trim();
-      if (close == StringRef::npos || text[close] != '}' || !isIdentifier(name))
+      if (close == StringRef::npos || text[close] != '}')
         return reporter.error(text.data() + i,
-                              "malformed parameter use; expected '${NAME}'");
-      auto param = find_if(params, [&](auto &p) { return p.name == name; });
-      if (param == params.end())
-        return reporter.error(text.data() + i,
-                              "unknown specialization parameter '" + name +
-                                  "' (" + listNames(params) +
-                                  "; declare it with '// tile.param " + name +
-                                  " = DEFAULT')");
-      out += param->value;
+                              "malformed parameter use; expected '${NAME}' "
+                              "or a product '${NAME * NAME}'");
+      // A name, or a product of names and integers.
+      SmallVector<StringRef> factors;
+      text.slice(i + 2, close).split(factors, '*');
+      std::string value;
+      int64_t product = 1;
+      for (StringRef factor : factors) {
+        factor = factor.trim();
+        int64_t number = 0;
+        if (!factor.empty() && !factor.getAsInteger(10, number)) {
+          value.clear();
+        } else if (!isIdentifier(factor)) {
+          return reporter.error(text.data() + i,
+                                "malformed parameter use; expected '${NAME}' "
+                                "or a product '${NAME * NAME}'");
+        } else {
+          auto param =
+              find_if(params, [&](auto &p) { return p.name == factor; });
+          if (param == params.end())
+            return reporter.error(text.data() + i,
+                                  "unknown specialization parameter '" +
+                                      factor + "' (" + listNames(params) +
+                                      "; declare it with '// tile.param " +
+                                      factor + " = DEFAULT')");
+          value = param->value;
+          if (factors.size() > 1 &&
+              StringRef(param->value).getAsInteger(10, number))
+            return reporter.error(text.data() + i,
+                                  "parameter '" + factor + "' is the type '" +
+                                      param->value +
+                                      "'; a product needs integers");
+        }
+        if (factors.size() > 1 && llvm::MulOverflow(product, number, product))
+          return reporter.error(text.data() + i,
+                                "the product overflows 64 bits");
+      }
+      out += factors.size() > 1 ? std::to_string(product) : value;
+      if (factors.size() == 1 && value.empty())
+        out += factors.front().trim().str();
       i = close;
       continue;
     }

@@ -40,7 +40,23 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
     memory and a barrier. `tile.exp` is `ex2.approx` of the input scaled by
     log2(e). `arith`, `math` and `cf` operations are lowered with MLIR's own
     patterns. Run `convert-scf-to-cf` first.
+
+    A kernel with `tile.cluster_size = N` (N > 1) becomes a kernel of
+    clusters of N blocks (`nvvm.cluster_dim`, PTX's `.reqnctapercluster`);
+    its `tile.cluster_reduce` goes through distributed shared memory: each
+    block writes its value into a slot of every block of the cluster
+    (`mapa`, `st.shared::cluster`), the cluster meets at
+    `barrier.cluster.arrive` (release) and `barrier.cluster.wait`
+    (acquire), and each block combines its slots in order of rank. The
+    kernel starts with a cluster barrier, so that no block writes into one
+    that has not started. Clusters need sm_90 or later: for an older `chip`
+    the pass fails with an error.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the kernels are compiled for (sm_XY): clustered kernels "
+           "need sm_90 or later">
+  ];
   let dependentDialects = [
     "LLVM::LLVMDialect", "NVVM::NVVMDialect", "gpu::GPUDialect"
   ];

@@ -14,6 +14,7 @@
 #ifndef TILE_LIB_CONVERSION_TILEGPUTOLLVM_PATTERNTILEGPUTOLLVM_H
 #define TILE_LIB_CONVERSION_TILEGPUTOLLVM_PATTERNTILEGPUTOLLVM_H
 
+#include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tilegpu {
 
@@ -39,6 +41,15 @@ struct LoweringInfo {
   llvm::StringMap<std::string> sharedGlobal;
   /// Warps per block of each kernel (by kernel name).
   llvm::StringMap<int64_t> numWarps;
+  /// Blocks per cluster of each kernel (by kernel name; 1 without
+  /// clusters).
+  llvm::StringMap<int64_t> clusterSize;
+  /// The kernels that write into other blocks' shared memory: they start
+  /// with a cluster barrier, so that every block of the cluster has started.
+  llvm::StringSet<> usesClusterMemory;
+  /// The tile.cluster_reduce operations that need a second cluster barrier
+  /// after reading their slots, before they run again.
+  llvm::DenseSet<Operation *> clusterTrailingBarrier;
 };
 
 void populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
@@ -55,7 +66,18 @@ void populateConvertLayoutOpToLLVMPatterns(LLVMTypeConverter &converter,
                                            const LoweringInfo &info);
 
 /// Shared-memory bytes `op` needs for its scratch, or 0.
+void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const LoweringInfo &info);
+
 int64_t getSharedMemoryBytes(Operation *op);
+
+/// The type partial results of a reduction are kept in (f32 for f16 and
+/// bf16).
+Type getAccumulatorType(Type elementType);
+/// `lhs` combined with `rhs` by a reduction of `kind`.
+Value createCombine(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                    Value lhs, Value rhs);
 
 //===----------------------------------------------------------------------===//
 // Helpers

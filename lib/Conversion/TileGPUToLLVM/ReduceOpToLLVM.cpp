@@ -31,11 +31,31 @@
 using namespace mlir;
 using namespace mlir::tilegpu;
 
-/// The type partial results are kept in.
-static Type getAccumulatorType(Type elementType) {
+Type mlir::tilegpu::getAccumulatorType(Type elementType) {
   if (elementType.isF16() || elementType.isBF16())
     return Float32Type::get(elementType.getContext());
   return elementType;
+}
+
+Value mlir::tilegpu::createCombine(OpBuilder &b, Location loc,
+                                   tile::ReduceKind kind, Value lhs,
+                                   Value rhs) {
+  struct Combine {
+    OpBuilder &b;
+    Location loc;
+    Value lhs, rhs;
+    bool isFloat() const { return isa<FloatType>(lhs.getType()); }
+    Value operator()(tile::SumReduction) const {
+      return isFloat() ? Value(LLVM::FAddOp::create(b, loc, lhs, rhs))
+                       : Value(LLVM::AddOp::create(b, loc, lhs, rhs));
+    }
+    // max propagates NaN, like arith.maximumf.
+    Value operator()(tile::MaxReduction) const {
+      return isFloat() ? Value(LLVM::MaximumOp::create(b, loc, lhs, rhs))
+                       : Value(LLVM::SMaxOp::create(b, loc, lhs, rhs));
+    }
+  };
+  return tile::visitReduceKind(kind, Combine{b, loc, lhs, rhs});
 }
 
 static SmallVector<int64_t> getAxisBits(ArrayRef<LayoutBit> bits, int axis) {
@@ -56,6 +76,15 @@ int64_t mlir::tilegpu::getSharedMemoryBytes(Operation *op) {
     int64_t numOut = getElementsPerThread(reduce.getType());
     Type acc = getAccumulatorType(reduce.getSrc().getType().getElementType());
     return numThreads * numOut * (acc.getIntOrFloatBitWidth() / 8);
+  }
+  if (auto reduce = dyn_cast<tile::ClusterReduceOp>(op)) {
+    // A slot per program of the cluster (none for clusters of one).
+    auto kernel = op->getParentOfType<tile::FuncOp>();
+    int64_t size = kernel ? tile::TileDialect::getClusterSize(kernel) : 1;
+    if (size == 1)
+      return 0;
+    Type acc = getAccumulatorType(reduce.getType());
+    return size * (acc.getIntOrFloatBitWidth() / 8);
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     RankedTensorType type = convert.getType();
@@ -80,22 +109,7 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
 
   Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value lhs,
                 Value rhs) const {
-    struct Combine {
-      OpBuilder &b;
-      Location loc;
-      Value lhs, rhs;
-      bool isFloat() const { return isa<FloatType>(lhs.getType()); }
-      Value operator()(tile::SumReduction) const {
-        return isFloat() ? Value(LLVM::FAddOp::create(b, loc, lhs, rhs))
-                         : Value(LLVM::AddOp::create(b, loc, lhs, rhs));
-      }
-      // max propagates NaN, like arith.maximumf.
-      Value operator()(tile::MaxReduction) const {
-        return isFloat() ? Value(LLVM::MaximumOp::create(b, loc, lhs, rhs))
-                         : Value(LLVM::SMaxOp::create(b, loc, lhs, rhs));
-      }
-    };
-    return tile::visitReduceKind(kind, Combine{b, loc, lhs, rhs});
+    return createCombine(b, loc, kind, lhs, rhs);
   }
 
   /// shfl.sync.bfly of a 32- or 64-bit value.

@@ -57,6 +57,7 @@ static constexpr int64_t kMaxElementsPerThread = 256;
 namespace {
 struct ConvertTileGPUToLLVMPass
     : tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override;
   LogicalResult analyze(tile::FuncOp func, LoweringInfo &info,
                         int64_t &sharedBytes);
@@ -153,6 +154,22 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
            << func.getSymName()
            << "' has no layouts; run convert-tile-to-tilegpu first";
   info.numWarps[func.getSymName()] = numWarps.getInt();
+  int64_t clusterSize = tile::TileDialect::getClusterSize(func);
+  info.clusterSize[func.getSymName()] = clusterSize;
+  if (clusterSize > 1) {
+    // sm_XY[a|f]: clusters came with sm_90.
+    llvm::StringRef digits = llvm::StringRef(chip).drop_front(3);
+    unsigned version = 0;
+    if (!llvm::StringRef(chip).starts_with("sm_") ||
+        digits.consumeInteger(10, version))
+      return func.emitError("cannot tell the GPU generation of chip '")
+             << chip << "'; expected sm_XY";
+    if (version < 90)
+      return func.emitError("kernel '")
+             << func.getSymName() << "' runs in clusters of " << clusterSize
+             << " programs ('" << tile::TileDialect::getClusterSizeAttrName()
+             << "'), which need sm_90 or later; compiling for " << chip;
+  }
 
   // Every tile must have a layout the lowering can realize, in registers.
   WalkResult walk = func.walk([&](Operation *op) {
@@ -219,8 +236,26 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   // when the operation runs at most once (its block is on no cycle), or when
   // its block holds another operation with a barrier (a block runs whole, so
   // every way back to the operation passes through it).
+  // A cluster reduction writes into the other blocks' slots: only another
+  // cluster reduction (whose cluster barrier every block passes) stands for
+  // its second barrier. Its cluster barrier also stands for a block's
+  // barrier (it synchronizes every thread of the cluster).
   for (auto &[op, offset] : info.sharedOffset) {
-    if (op->getParentOfType<tile::FuncOp>() != func)
+    if (op->getParentOfType<tile::FuncOp>() != func ||
+        !isa<tile::ClusterReduceOp>(op))
+      continue;
+    info.usesClusterMemory.insert(func.getSymName());
+    Block *block = op->getBlock();
+    bool otherClusterBarrier = llvm::any_of(*block, [&](Operation &other) {
+      return &other != op && isa<tile::ClusterReduceOp>(other) &&
+             info.sharedOffset.count(&other);
+    });
+    if (!otherClusterBarrier && isOnCycle(block))
+      info.clusterTrailingBarrier.insert(op);
+  }
+  for (auto &[op, offset] : info.sharedOffset) {
+    if (op->getParentOfType<tile::FuncOp>() != func ||
+        isa<tile::ClusterReduceOp>(op))
       continue;
     Block *block = op->getBlock();
     bool otherBarrier = llvm::any_of(*block, [&](Operation &other) {
@@ -308,6 +343,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateMemoryOpToLLVMPatterns(converter, patterns, info);
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
+  populateClusterOpToLLVMPatterns(converter, patterns, info);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they

@@ -14,7 +14,8 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// tile.func -> llvm.func with nvvm.kernel, at most 32 x num_warps threads.
+/// tile.func -> llvm.func with nvvm.kernel, at most 32 x num_warps threads,
+/// and nvvm.cluster_dim for a kernel of clusters.
 struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
   FuncOpLowering(LLVMTypeConverter &converter, const LoweringInfo &info)
       : ConvertOpToLLVMPattern(converter), info(info) {}
@@ -40,7 +41,22 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
     kernel->setAttr(
         NVVM::NVVMDialect::getMaxntidAttrName(),
         rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+    int64_t clusterSize = info.clusterSize.lookup(func.getSymName());
+    if (clusterSize > 1)
+      kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                      rewriter.getDenseI32ArrayAttr(
+                          {static_cast<int32_t>(clusterSize), 1, 1}));
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
+    if (info.usesClusterMemory.contains(func.getSymName())) {
+      // No block may write into the shared memory of one that has not
+      // started: the cluster meets once first.
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&kernel.getBody().front());
+      NVVM::ClusterArriveRelaxedOp::create(rewriter, func.getLoc(),
+                                           rewriter.getUnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, func.getLoc(),
+                                  rewriter.getUnitAttr());
+    }
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
                                            *getTypeConverter(), &signature)))
       return failure();
