@@ -325,6 +325,66 @@ CudaFunction::getMaxActiveBlocksPerMultiprocessor(int blockSize) const {
   return blocks;
 }
 
+/// A launch configuration of `function`, with its cluster dimension.
+static CUlaunchConfig getLaunchConfig(const CudaFunction &function,
+                                      std::array<unsigned, 3> grid,
+                                      unsigned blockSize,
+                                      CUlaunchAttribute &cluster) {
+  cluster = CUlaunchAttribute{};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = static_cast<unsigned>(function.clusterSize);
+  cluster.value.clusterDim.y = cluster.value.clusterDim.z = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = blockSize;
+  config.blockDimY = config.blockDimZ = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  return config;
+}
+
+llvm::Error CudaFunction::setClusterSize(int size) {
+  const CudaDriver &driver = loadedDriver();
+  if (size > 1 &&
+      (!driver.cuLaunchKernelEx || !driver.cuOccupancyMaxActiveClusters ||
+       !driver.cuFuncSetAttribute))
+    return llvm::createStringError(
+        "@" + name +
+        " runs in clusters, which need a CUDA driver with cuLaunchKernelEx "
+        "(CUDA 12 or later)");
+  if (size > 8)
+    if (llvm::Error err = driver.check(
+            driver.cuFuncSetAttribute(
+                static_cast<CUfunction>(handle),
+                CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+            "cuFuncSetAttribute"))
+      return llvm::createStringError(
+          "@" + name + " runs in clusters of " + llvm::Twine(size) +
+          " blocks, more than the 8 every GPU with clusters takes, and this "
+          "GPU does not allow it: " +
+          llvm::toString(std::move(err)));
+  clusterSize = size;
+  return llvm::Error::success();
+}
+
+llvm::Expected<int> CudaFunction::getMaxActiveClusters(int blockSize) const {
+  const CudaDriver &driver = loadedDriver();
+  CUlaunchAttribute cluster;
+  // The grid only has to be a multiple of the cluster.
+  CUlaunchConfig config =
+      getLaunchConfig(*this, {static_cast<unsigned>(clusterSize), 1, 1},
+                      static_cast<unsigned>(blockSize), cluster);
+  int clusters = 0;
+  if (llvm::Error err =
+          driver.check(driver.cuOccupancyMaxActiveClusters(
+                           &clusters, static_cast<CUfunction>(handle), &config),
+                       "cuOccupancyMaxActiveClusters"))
+    return std::move(err);
+  return clusters;
+}
+
 llvm::Error CudaFunction::checkParameters(size_t count) const {
   const CudaDriver &driver = loadedDriver();
   if (!driver.cuFuncGetParamInfo)
@@ -373,6 +433,25 @@ llvm::Error mlir::tile::launchKernel(const CudaDevice &device,
           " programs along " + llvm::Twine("xyz"[axis]) + ": " + info.name +
           " takes 1 to " + llvm::Twine(info.maxGridSize[axis]));
   const CudaDriver &driver = loadedDriver();
+  if (function.clusterSize > 1) {
+    if (grid[0] % function.clusterSize)
+      return llvm::createStringError(
+          "cannot launch " + kernel + " with " + llvm::Twine(grid[0]) +
+          " programs along x: it runs in clusters of " +
+          llvm::Twine(function.clusterSize) +
+          " (tile.cluster_size), and the grid must be a multiple of that");
+    CUlaunchAttribute cluster;
+    CUlaunchConfig config = getLaunchConfig(function, grid, blockSize, cluster);
+    if (llvm::Error err =
+            driver.check(driver.cuLaunchKernelEx(
+                             &config, static_cast<CUfunction>(function.handle),
+                             const_cast<void **>(params.data()),
+                             /*extra=*/nullptr),
+                         "cuLaunchKernelEx"))
+      return llvm::createStringError(
+          "launching " + kernel + " failed: " + llvm::toString(std::move(err)));
+    return llvm::Error::success();
+  }
   if (llvm::Error err = driver.check(
           driver.cuLaunchKernel(static_cast<CUfunction>(function.handle),
                                 grid[0], grid[1], grid[2], blockSize, 1, 1,

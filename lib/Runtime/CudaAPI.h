@@ -42,6 +42,29 @@ using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUjit_option = int;
 
+/// cuLaunchKernelEx's attributes (cuda.h's layout: an 8-byte id slot, then
+/// a 64-byte union).
+struct CUlaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  union {
+    char bytes[64];
+    struct {
+      unsigned int x, y, z;
+    } clusterDim;
+    void *align; // the union holds pointers in cuda.h
+  } value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's CUlaunchAttribute");
+struct CUlaunchConfig {
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned int numAttrs;
+};
+
 // The constants the runtime uses, with cuda.h's names and values.
 #define TILE_CUDA_API_CONSTANTS(X)                                             \
   X(CUDA_SUCCESS, 0)                                                           \
@@ -65,6 +88,8 @@ using CUjit_option = int;
   X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 1)                                    \
   X(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 3)                                     \
   X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4)                                             \
+  X(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 14)                   \
+  X(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, 4)                                  \
   X(CU_JIT_WALL_TIME, 2)                                                       \
   X(CU_JIT_INFO_LOG_BUFFER, 3)                                                 \
   X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4)                                      \
@@ -128,7 +153,13 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
 // later), and does without otherwise.
 #define TILE_CUDA_API_OPTIONAL_FUNCTIONS(X)                                    \
   X(cuFuncGetParamInfo, cuFuncGetParamInfo,                                    \
-    CUresult(CUfunction, size_t, size_t *, size_t *))
+    CUresult(CUfunction, size_t, size_t *, size_t *))                          \
+  X(cuLaunchKernelEx, cuLaunchKernelEx,                                        \
+    CUresult(const CUlaunchConfig *, CUfunction, void **, void **))            \
+  X(cuOccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters,                \
+    CUresult(int *, CUfunction, const CUlaunchConfig *))                       \
+  X(cuFuncSetAttribute, cuFuncSetAttribute,                                    \
+    CUresult(CUfunction, CUfunction_attribute, int))
 
 // The function types, such as cuMemAlloc_t.
 #define TILE_CUDA_API_FUNCTION_TYPE(name, symbol, signature)                   \

@@ -814,6 +814,10 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   if (!state.function)
     if (llvm::Error err = load(args))
       return std::move(err);
+  int clusterSize = TileDialect::getClusterSize(source.getKernel());
+  if (state.function->clusterSize != clusterSize)
+    if (llvm::Error err = state.function->setClusterSize(clusterSize))
+      return std::move(err);
   const CudaFunction &function = *state.function;
 
   // The grid: explicit, or persistent from the occupancy.
@@ -821,7 +825,32 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   result.where = info.getDescription();
   result.blockSize = state.blockSize;
   result.grid.assign(options.grid.sizes.begin(), options.grid.sizes.end());
-  if (options.grid.persistent) {
+  if (options.grid.persistent && clusterSize > 1) {
+    // Every cluster that fits at once; the cap counts clusters (as it
+    // counts programs without them: at most one per row).
+    llvm::Expected<int> clusters =
+        function.getMaxActiveClusters(state.blockSize);
+    if (!clusters)
+      return clusters.takeError();
+    if (*clusters == 0)
+      return llvm::createStringError(
+          "@" + source.getKernelName() + " cannot run a cluster of " +
+          llvm::Twine(clusterSize) + " blocks of " +
+          llvm::Twine(state.blockSize) + " threads on " + info.name + " (" +
+          llvm::Twine(function.numRegisters) + " registers per thread, " +
+          llvm::Twine(function.sharedBytes) +
+          " bytes of shared memory per block)");
+    int64_t count = *clusters;
+    if (options.grid.cap > 0)
+      count = std::min(count, options.grid.cap);
+    result.gridNote =
+        llvm::formatv(" (persistent: {0} clusters of {1} fit at once{2})",
+                      *clusters, clusterSize,
+                      count < *clusters ? ", capped at " + std::to_string(count)
+                                        : std::string())
+            .str();
+    result.grid.assign({count * clusterSize});
+  } else if (options.grid.persistent) {
     llvm::Expected<int> perSM =
         function.getMaxActiveBlocksPerMultiprocessor(state.blockSize);
     if (!perSM)

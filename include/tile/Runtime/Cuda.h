@@ -160,6 +160,16 @@ struct CudaFunction {
   /// The most threads per block the kernel can be launched with (its
   /// .maxntid, or the resources' limit).
   int maxThreadsPerBlock = 0;
+  /// Blocks per cluster (tile.cluster_size; 1 without clusters): a launch
+  /// groups the grid's blocks along x into clusters of this many.
+  int clusterSize = 1;
+
+  /// Makes the kernel launch in clusters of `size` blocks, allowing the
+  /// non-portable sizes above 8 (Hopper takes 16); sm_90 and later.
+  llvm::Error setClusterSize(int size);
+  /// Clusters of `blockSize`-thread blocks that fit on the GPU at once
+  /// (cuOccupancyMaxActiveClusters).
+  llvm::Expected<int> getMaxActiveClusters(int blockSize) const;
 
   /// Blocks of `blockSize` threads that fit on one multiprocessor at once
   /// (cuOccupancyMaxActiveBlocksPerMultiprocessor): the registers, shared

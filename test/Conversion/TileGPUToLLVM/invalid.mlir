@@ -92,3 +92,4 @@ tile.func @reduce_not_slice(%x: f32) attributes {tilegpu.num_warps = 4 : i32} {
   %r = tile.reduce sum %t axis 1 : tensor<4x64xf32, #b> -> tensor<4xf32, #r>
   tile.return
 }
+
