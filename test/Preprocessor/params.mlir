@@ -14,9 +14,13 @@
 // DEFAULT: tile.func @k(%{{.*}}: i32) attributes {note = "${BLOCK}", warps = 4 : i32}
 // DEFAULT: tile.range 0, 1024 : tensor<1024xi32>
 // DEFAULT: arith.constant 1024 : i32
+// DEFAULT: arith.constant 8192 : i32
+// DEFAULT: arith.constant 2048 : i64
 // SET: tile.func @k(%{{.*}}: i32) attributes {note = "${BLOCK}", warps = 8 : i32}
 // SET: tile.range 0, 64 : tensor<64xi32>
 // SET: arith.constant 64 : i32
+// SET: arith.constant 1024 : i32
+// SET: arith.constant 128 : i64
 // PARTIAL: attributes {note = "${BLOCK}", warps = 4 : i32}
 // PARTIAL: tile.range 0, 16 : tensor<16xi32>
 // DEFAULT: tile.func @typed(%{{.*}}: !tile.ptr<f32>)
@@ -25,6 +29,9 @@ tile.func @k(%n: i32) attributes {warps = ${WARPS} : i32, note = "${BLOCK}"} {
   // A comment may mention ${UNDECLARED}: comments are left alone.
   %r = tile.range 0, ${BLOCK} : tensor<${BLOCK}xi32>
   %b = arith.constant ${BLOCK} : i32
+  // Products of parameters and integers.
+  %p = arith.constant ${ WARPS*BLOCK * 2 } : i32
+  %q = arith.constant ${2 * BLOCK} : i64
   tile.return
 }
 
