@@ -38,8 +38,8 @@
 
 using namespace mlir;
 
-void tile::buildTileToPTXPipeline(OpPassManager &pm,
-                                  const TileToPTXOptions &options) {
+void tile::buildTileToLLVMPipeline(OpPassManager &pm,
+                                   const TileToPTXOptions &options) {
   // tile
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -71,6 +71,11 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(debug));
   }
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                  const TileToPTXOptions &options) {
+  buildTileToLLVMPipeline(pm, options);
 
   // PTX
   GpuNVVMAttachTargetOptions target;

@@ -57,6 +57,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
 /// tile -> tilegpu -> LLVM/NVVM -> PTX (or cubin), inside gpu.binary.
 void buildTileToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
 
+/// The part of tile-to-ptx before PTX: through the tile, tilegpu and LLVM
+/// levels to a gpu.module of LLVM and NVVM operations (what the fuzzer
+/// drives many times a second; the NVPTX backend is the slow rest).
+void buildTileToLLVMPipeline(OpPassManager &pm,
+                             const TileToPTXOptions &options);
+
 /// Registers `tile-to-ptx` with the pass registry.
 void registerTileToPTXPipeline();
 
