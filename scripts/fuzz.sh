@@ -21,15 +21,8 @@ fi
 seconds=$1
 shift
 
-scripts/install-deps.sh
+scripts/build-sanitized.sh tile-fuzz >/dev/null
 build="${TILE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-if [ ! -f "$build/build.ninja" ]; then
-  CC=clang-22 CXX=clang++-22 cmake -G Ninja -S "$root" -B "$build" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_USE_LINKER=lld -DTILE_ENABLE_FUZZER=ON >/dev/null
-fi
-cmake --build "$build" --target tile-fuzz >/dev/null
 
 # The seeds: every kernel file in the tree.
 seeds="$build/seeds"
@@ -41,13 +34,9 @@ done
 
 cd "$build"
 log="$build/fuzz.log"
-# Leaks: the fuzzer's one MLIRContext lives for the process. User
-# poisoning: LLVM's BumpPtrAllocator poisons the memory it hands out when
-# compiled with ASan, as the project's code instantiates it, but not in
-# Debian's uninstrumented libLLVM, which then reads its own memory as
-# poisoned; with user poisoning off, ASan keeps its own checks only.
 status=0
-ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 "$build/bin/tile-fuzz" -max_total_time="$seconds" \
+ASAN_OPTIONS="$("$root/scripts/build-sanitized.sh" --asan-options)" \
+  "$build/bin/tile-fuzz" -max_total_time="$seconds" \
   -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 "$@" \
   corpus "$seeds" >"$log" 2>&1 || status=$?
 grep -E "^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" "$log" || true

@@ -237,7 +237,10 @@ llvm::Expected<HostBuffer> mlir::tile::parseNpy(llvm::MemoryBufferRef file) {
     return fail("holds " + llvm::Twine(data.size()) + " bytes of data, but " +
                 buffer->getDescription() + " needs " +
                 llvm::Twine(buffer->getSizeInBytes()));
-  std::memcpy(buffer->getData(), data.data(), data.size());
+  // An array of no elements has no storage to copy into (memcpy's pointers
+  // must not be null, even for 0 bytes).
+  if (!data.empty())
+    std::memcpy(buffer->getData(), data.data(), data.size());
   if (*type == DataType::I1)
     for (int64_t i = 0, e = buffer->getNumElements(); i < e; ++i)
       if (buffer->getData()[i] > 1)

@@ -39,8 +39,7 @@ static MLIRContext &getContext() {
     registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
                     arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
     tile::registerTileToPTXDependencies(registry);
-    auto *created =
-        new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    auto *created = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     created->loadAllAvailableDialects();
     // Errors are expected; only crashes count.
     created->getDiagEngine().registerHandler(
