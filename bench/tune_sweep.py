@@ -66,6 +66,17 @@ BETWEEN = [(4096, 1500), (4096, 5000), (4096, 10000), (1024, 20000),
            (1024, 24000), (1024, 30000), (1024, 50000), (1024, 100000)]
 SHAPES = SEED_001 + SEED_004 + BETWEEN
 KERNELS = ("softmax_rows", "softmax", "online_softmax")
+# The cluster kernel splits a row over several SMs: it only pays where a row
+# is long (16384 floats or more), and its space is large, so the sweep gives
+# it as a variant from there on (--kernels overrides both).
+CLUSTER_KERNEL = "softmax_cluster"
+CLUSTER_FROM = 16384
+
+
+def kernels_for(args, n):
+    if args.kernels:
+        return args.kernels
+    return KERNELS + ((CLUSTER_KERNEL,) if n >= CLUSTER_FROM else ())
 # The exhaustive search times each configuration over 50 runs (after 5
 # warm-up runs), not --bench's 100, to fit the device time of a session.
 EXHAUST_BENCH = ["--bench-reps", "50", "--bench-warmup", "5"]
@@ -162,9 +173,9 @@ def emit(out, record):
     print(json.dumps(record), flush=True)
 
 
-def tune_shape(dtype, m, n, log, out):
-    """One tile-run --tune --bench, choosing among the three kernels."""
-    result = run_tile(KERNELS, dtype, m, n, ["--tune", "--bench"], log)
+def tune_shape(kernels, dtype, m, n, log, out):
+    """One tile-run --tune --bench, choosing among the kernels."""
+    result = run_tile(kernels, dtype, m, n, ["--tune", "--bench"], log)
     record = dict(phase="tune", dtype=dtype, M=m, N=n)
     header, rows = parse_table(result.stdout)
     bench = [b for b in map(BENCH.match, result.stdout.splitlines()) if b]
@@ -184,10 +195,10 @@ def tune_shape(dtype, m, n, log, out):
     emit(out, record)
 
 
-def exhaust_shape(dtype, m, n, log, out):
-    """Every configuration of the three kernels, pruning none, in one run:
-    the pruned tuner's choice (the fastest it keeps) against the fastest."""
-    result = run_tile(KERNELS, dtype, m, n,
+def exhaust_shape(kernels, dtype, m, n, log, out):
+    """Every configuration of the kernels, pruning none, in one run: the
+    pruned tuner's choice (the fastest it keeps) against the fastest."""
+    result = run_tile(kernels, dtype, m, n,
                       ["--tune-all", "--no-tuning-cache"] + EXHAUST_BENCH, log)
     header, rows = parse_table(result.stdout)
     record = dict(phase="exhaust", dtype=dtype, M=m, N=n)
@@ -212,13 +223,13 @@ def exhaust_shape(dtype, m, n, log, out):
 def phase_tune(args, log, out):
     for dtype in args.dtypes:
         for m, n in args.shapes:
-            tune_shape(dtype, m, n, log, out)
+            tune_shape(kernels_for(args, n), dtype, m, n, log, out)
 
 
 def phase_exhaust(args, log, out):
     for dtype in args.dtypes:
         for m, n in args.shapes:
-            exhaust_shape(dtype, m, n, log, out)
+            exhaust_shape(kernels_for(args, n), dtype, m, n, log, out)
 
 
 def phase_tile(args, log, out):
@@ -226,9 +237,9 @@ def phase_tile(args, log, out):
     the exhaustive search's kernels in the compile cache and only times."""
     for dtype in args.dtypes:
         for m, n in args.shapes:
-            exhaust_shape(dtype, m, n, log, out)
+            exhaust_shape(kernels_for(args, n), dtype, m, n, log, out)
             if args.and_tune:
-                tune_shape(dtype, m, n, log, out)
+                tune_shape(kernels_for(args, n), dtype, m, n, log, out)
 
 
 def phase_baseline(args, log, out):
@@ -428,10 +439,13 @@ def main():
     parser.add_argument("--dtypes", default="f32,f16,bf16")
     parser.add_argument("--shapes", default="")
     parser.add_argument("--and-tune", action="store_true")
+    parser.add_argument("--kernels", default="",
+                        help="comma-separated kernel names (examples/NAME.mlir)")
     parser.add_argument("--out", default=os.path.join(OUT, "sweep"))
     args = parser.parse_args()
     args.dtypes = args.dtypes.split(",")
     args.shapes = parse_shapes(args.shapes)
+    args.kernels = tuple(k for k in args.kernels.split(",") if k)
     if args.phase == "report":
         phase_report(args)
         return
