@@ -122,22 +122,62 @@ llvm::Expected<GridSpec> GridSpec::parse(llvm::StringRef text) {
   return grid;
 }
 
+llvm::Expected<int64_t> GridSpec::parseWaves(llvm::StringRef text) {
+  int64_t waves = 0;
+  if (text == "all")
+    return kAllWaves;
+  if (text.empty() || !llvm::all_of(text, llvm::isDigit) ||
+      text.getAsInteger(10, waves) || waves < 1 || waves > 1024)
+    return llvm::createStringError(
+        "--waves expects 'all' or a count from 1 to 1024, got '" + text +
+        "'");
+  return waves;
+}
+
+std::string mlir::tile::formatWaves(int64_t waves) {
+  return waves == GridSpec::kAllWaves ? "all" : std::to_string(waves);
+}
+
 std::string mlir::tile::formatGrid(llvm::ArrayRef<int64_t> grid) {
   return llvm::join(
       llvm::map_range(grid, [](int64_t s) { return llvm::itostr(s); }), "x");
 }
 
+/// `fit` programs (or clusters) that fit at once, in `waves`, at most
+/// `cap`.
+static llvm::Expected<int64_t> applyWaves(int64_t fit, int64_t cap,
+                                          int64_t waves) {
+  if (waves == GridSpec::kAllWaves) {
+    if (cap <= 0)
+      return llvm::createStringError(
+          "--waves all launches one program per item, and needs the count: "
+          "--grid persistent:N");
+    return cap;
+  }
+  int64_t programs = fit * waves;
+  return cap > 0 ? std::min(programs, cap) : programs;
+}
+
 llvm::Expected<int64_t> mlir::tile::getPersistentGridSize(int multiprocessors,
                                                           int blocksPerSM,
-                                                          int64_t cap) {
+                                                          int64_t cap,
+                                                          int64_t waves) {
   if (multiprocessors <= 0 || blocksPerSM <= 0)
     return llvm::createStringError(
         "a persistent grid needs at least one block per SM; the kernel "
         "fits " +
         llvm::Twine(blocksPerSM) + " on each of " +
         llvm::Twine(multiprocessors) + " SMs");
-  int64_t programs = int64_t(multiprocessors) * blocksPerSM;
-  return cap > 0 ? std::min(programs, cap) : programs;
+  return applyWaves(int64_t(multiprocessors) * blocksPerSM, cap, waves);
+}
+
+/// ", in 4 waves", ", one per item", or nothing for one wave.
+static std::string describeWaves(int64_t waves) {
+  if (waves == GridSpec::kAllWaves)
+    return ", one program per item";
+  if (waves == 1)
+    return "";
+  return ", in " + std::to_string(waves) + " waves";
 }
 
 //===----------------------------------------------------------------------===//
@@ -840,16 +880,20 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
           llvm::Twine(function.numRegisters) + " registers per thread, " +
           llvm::Twine(function.sharedBytes) +
           " bytes of shared memory per block)");
-    int64_t count = *clusters;
-    if (options.grid.cap > 0)
-      count = std::min(count, options.grid.cap);
+    int64_t waves = options.grid.waves.value_or(1);
+    llvm::Expected<int64_t> count =
+        applyWaves(*clusters, options.grid.cap, waves);
+    if (!count)
+      return count.takeError();
     result.gridNote =
-        llvm::formatv(" (persistent: {0} clusters of {1} fit at once{2})",
-                      *clusters, clusterSize,
-                      count < *clusters ? ", capped at " + std::to_string(count)
-                                        : std::string())
+        llvm::formatv(" (persistent: {0} clusters of {1} fit at once{2}{3})",
+                      *clusters, clusterSize, describeWaves(waves),
+                      waves != GridSpec::kAllWaves &&
+                              *count < *clusters * waves
+                          ? ", capped at " + std::to_string(*count)
+                          : std::string())
             .str();
-    result.grid.assign({count * clusterSize});
+    result.grid.assign({*count * clusterSize});
   } else if (options.grid.persistent) {
     llvm::Expected<int> perSM =
         function.getMaxActiveBlocksPerMultiprocessor(state.blockSize);
@@ -862,16 +906,18 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
           " (" + llvm::Twine(function.numRegisters) +
           " registers per thread, " + llvm::Twine(function.sharedBytes) +
           " bytes of shared memory per block)");
+    int64_t waves = options.grid.waves.value_or(1);
     llvm::Expected<int64_t> programs = getPersistentGridSize(
-        info.multiprocessorCount, *perSM, options.grid.cap);
+        info.multiprocessorCount, *perSM, options.grid.cap, waves);
     if (!programs)
       return programs.takeError();
     result.gridNote = llvm::formatv(" (persistent: {0} SMs x {1} {2} per SM",
                                     info.multiprocessorCount, *perSM,
                                     *perSM == 1 ? "block" : "blocks")
                           .str();
-    if (options.grid.cap &&
-        options.grid.cap < int64_t(info.multiprocessorCount) * *perSM)
+    result.gridNote += describeWaves(waves);
+    if (waves != GridSpec::kAllWaves && options.grid.cap &&
+        options.grid.cap < int64_t(info.multiprocessorCount) * *perSM * waves)
       result.gridNote += ", capped at " + std::to_string(options.grid.cap);
     result.gridNote += ")";
     result.grid.assign({*programs});

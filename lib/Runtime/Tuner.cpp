@@ -13,6 +13,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <limits>
 
@@ -44,7 +46,10 @@ static double since(Clock::time_point start) {
 //===----------------------------------------------------------------------===//
 
 std::string TuneConfig::str() const {
-  return defines.empty() ? "(defaults)" : llvm::join(defines, " ");
+  std::string text = llvm::join(defines, " ");
+  if (waves)
+    text += (text.empty() ? "" : " ") + ("waves=" + formatWaves(*waves));
+  return text.empty() ? "(defaults)" : text;
 }
 
 std::vector<TuneConfig>
@@ -136,10 +141,11 @@ struct Candidate {
   TuneEntry entry;
   /// What the kernel's diagnostics said (each candidate has its own, so
   /// that candidates compile on threads of their own).
-  std::unique_ptr<std::string> log = std::make_unique<std::string>();
-  std::unique_ptr<llvm::raw_string_ostream> logStream =
-      std::make_unique<llvm::raw_string_ostream>(*log);
-  std::unique_ptr<KernelSource> source;
+  /// Shared by the candidates that differ only in their waves.
+  std::shared_ptr<std::string> log = std::make_shared<std::string>();
+  std::shared_ptr<llvm::raw_string_ostream> logStream =
+      std::make_shared<llvm::raw_string_ostream>(*log);
+  std::shared_ptr<KernelSource> source;
   /// Per argument, its tile.max_value (the largest int64 without one).
   std::vector<int64_t> bounds;
   /// The threads of a block, and the elements of the largest tile.
@@ -300,16 +306,28 @@ static std::string describeMismatch(const CheckReport &report) {
 /// Runs, checks and times one candidate; sets its outcome.
 /// Runs and times one candidate (its results stay on the GPU); sets its
 /// outcome.
+/// The grids launched so far, per kernel: which waves launched them.
+using GridsSeen = std::map<std::pair<const KernelSource *, int64_t>, int64_t>;
+
+/// `runOptions` with the waves of `config`, where it has them.
+static RunOptions withWaves(const RunOptions &runOptions,
+                            const TuneConfig &config) {
+  RunOptions result = runOptions;
+  if (config.waves)
+    result.grid.waves = config.waves;
+  return result;
+}
+
 static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                     const TuneOptions &options, const RunOptions &runOptions,
                     const DeviceArguments *sharedArgs, unsigned &compiled,
-                    double fastest) {
+                    double fastest, GridsSeen &grids) {
   TuneEntry &entry = candidate.entry;
   auto fail = [&](TuneEntry::Outcome outcome, llvm::Error err) {
     entry.outcome = outcome;
     entry.reason = firstLine(llvm::toString(std::move(err)));
   };
-  RunOptions timing = runOptions;
+  RunOptions timing = withWaves(runOptions, entry.config);
   timing.copyBack = false;
   timing.sharedArgs = sharedArgs;
   llvm::Expected<std::unique_ptr<KernelRunner>> runner =
@@ -323,6 +341,22 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
     return fail((*runner)->getFunction() ? TuneEntry::Outcome::RunFailed
                                          : TuneEntry::Outcome::CompileFailed,
                 result.takeError());
+  // Waves that launch the grid other waves did (a cap reached) are the
+  // same launch: timed once.
+  if (entry.config.waves) {
+    int64_t programs = 1;
+    for (int64_t size : result->grid)
+      programs *= size;
+    auto [seen, inserted] =
+        grids.try_emplace({candidate.source.get(), programs}, *entry.config.waves);
+    if (!inserted) {
+      entry.outcome = TuneEntry::Outcome::Dominated;
+      entry.reason = llvm::formatv("launches the same {0} programs as "
+                                   "waves={1}",
+                                   programs, formatWaves(seen->second));
+      return;
+    }
+  }
   const CudaFunction &function = *(*runner)->getFunction();
   entry.registers = function.numRegisters;
   entry.localBytes = function.localBytes;
@@ -354,7 +388,8 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                           std::optional<SmallVector<KernelArg>> &reference) {
   TuneEntry &entry = candidate.entry;
   llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::create(*candidate.source, runOptions);
+      KernelRunner::create(*candidate.source,
+                           withWaves(runOptions, entry.config));
   llvm::Expected<RunResult> result =
       runner ? (*runner)->run(args) : runner.takeError();
   if (!result) {
@@ -413,6 +448,25 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
         if (candidate.entry.pruned.empty())
           candidate.entry.pruned = "dominated";
       }
+  // A persistent grid whose waves are not set by hand: each configuration
+  // at each of kTunedWaves (all of them only with a cap to launch).
+  const GridSpec &grid = options.run.grid;
+  if (grid.persistent && !grid.waves) {
+    std::vector<Candidate> expanded;
+    for (Candidate &candidate : candidates) {
+      if (!candidate.pending()) {
+        expanded.push_back(std::move(candidate));
+        continue;
+      }
+      for (int64_t waves : kTunedWaves) {
+        if (waves == GridSpec::kAllWaves && grid.cap == 0)
+          continue;
+        expanded.push_back(candidate);
+        expanded.back().entry.config.waves = waves;
+      }
+    }
+    candidates = std::move(expanded);
+  }
 
   // How every candidate is compiled and run: for this GPU, to cubins where
   // the toolkit's ptxas is at hand (loading a cubin takes no JIT).
@@ -428,8 +482,9 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   // then finds its kernel; without a cache, each run compiles its own.
   if (!runOptions.compile.cacheDir.empty()) {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+    llvm::SmallPtrSet<const KernelSource *, 16> queued;
     for (Candidate &candidate : candidates) {
-      if (!candidate.pending())
+      if (!candidate.pending() || !queued.insert(candidate.source.get()).second)
         continue;
       pool.async([&candidate, &args, &runOptions] {
         // A failure is the run's to report.
@@ -470,6 +525,7 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   });
   double ownFastest = 0;
   double &fastest = options.fastest ? *options.fastest : ownFastest;
+  GridsSeen grids;
   TuneReport report;
   unsigned pending = order.size();
   unsigned done = 0;
@@ -479,7 +535,8 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
       *options.progress << llvm::formatv("tune: [{0}/{1}] {2}: ", ++done,
                                          pending, candidate.entry.config.str());
     measure(candidate, args, options, runOptions,
-            sharedArgs ? &*sharedArgs : nullptr, report.compiled, fastest);
+            sharedArgs ? &*sharedArgs : nullptr, report.compiled, fastest,
+            grids);
     if (candidate.entry.outcome == TuneEntry::Outcome::Timed &&
         !candidate.entry.timedOnce &&
         (fastest == 0 || candidate.entry.milliseconds < fastest))
@@ -732,6 +789,14 @@ mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
     choice.defines.push_back(define.str());
   }
   choice.tunedOn = fields.lookup("shapes").str();
+  if (fields.count("waves")) {
+    llvm::Expected<int64_t> waves = GridSpec::parseWaves(fields["waves"]);
+    if (!waves) {
+      llvm::consumeError(waves.takeError());
+      return ignore("corrupt (waves '" + fields["waves"] + "')");
+    }
+    choice.waves = *waves;
+  }
   if (fields.count("variant") &&
       (fields["variant"].getAsInteger(10, choice.variant) ||
        choice.variant >= key.kernelNames.size()))
@@ -766,6 +831,8 @@ llvm::Error mlir::tile::storeTuning(llvm::StringRef cacheDir,
     os << "device " << key.device << "\n";
     os << "shapes " << llvm::join(key.buckets, " ") << "\n";
     os << "choice " << llvm::join(best.config.defines, " ") << "\n";
+    if (best.config.waves)
+      os << "waves " << formatWaves(*best.config.waves) << "\n";
     os << llvm::formatv("time {0:e6}\n", best.milliseconds);
     os.close();
     if (os.has_error()) {
@@ -925,12 +992,21 @@ std::unique_ptr<KernelSource> mlir::tile::fitToLaunch(
   return base;
 }
 
+/// Sets `grid`'s waves to a tuned choice's, unless they were set by hand or
+/// the grid cannot launch them (all waves of a grid without a cap).
+static void applyWaves(GridSpec *grid, std::optional<int64_t> waves) {
+  if (!grid || !grid->persistent || grid->waves || !waves ||
+      (*waves == GridSpec::kAllWaves && grid->cap == 0))
+    return;
+  grid->waves = waves;
+}
+
 /// The kernel reloaded with the tuning cache's choice for the launch, or
 /// null when there is none (or it cannot be used: a warning says why).
 static std::unique_ptr<KernelSource>
 loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
                  llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
-                 llvm::raw_ostream &os) {
+                 llvm::raw_ostream &os, GridSpec *grid) {
   llvm::StringRef cacheDir = options.run.compile.cacheDir;
   llvm::raw_ostream &warnings = variants.front()->getDiagnosticStream();
   if (cacheDir.empty() || options.run.target != Target::CUDA)
@@ -971,29 +1047,33 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
   os << "tuned: ";
   if (variants.size() > 1)
     os << llvm::sys::path::filename(base.getFileName()) << ": ";
-  os << (choice->defines.empty() ? "(defaults)"
-                                 : llvm::join(choice->defines, " "))
+  TuneConfig chosen{choice->defines, choice->waves};
+  os << chosen.str()
      << llvm::formatv(" from the tuning cache ({0:f4} ms for {1})",
                       choice->milliseconds, choice->tunedOn);
   if (!overridden.empty())
     os << "; set by hand: " << llvm::join(overridden, " ");
+  if (choice->waves && grid && grid->persistent && grid->waves)
+    os << "; waves set by hand: " << formatWaves(*grid->waves);
   os << "\n";
+  applyWaves(grid, choice->waves);
   return std::move(*tuned);
 }
 
 llvm::Expected<std::unique_ptr<KernelSource>> mlir::tile::loadTunedKernel(
     std::unique_ptr<KernelSource> base, llvm::ArrayRef<KernelArg> args,
-    const TuneOptions &options, TuningMode mode, llvm::raw_ostream &os) {
+    const TuneOptions &options, TuningMode mode, llvm::raw_ostream &os,
+    GridSpec *grid) {
   std::vector<std::unique_ptr<KernelSource>> variants;
   variants.push_back(std::move(base));
-  return loadTunedKernel(std::move(variants), args, options, mode, os);
+  return loadTunedKernel(std::move(variants), args, options, mode, os, grid);
 }
 
 llvm::Expected<std::unique_ptr<KernelSource>>
 mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
                             llvm::ArrayRef<KernelArg> args,
                             const TuneOptions &options, TuningMode mode,
-                            llvm::raw_ostream &os) {
+                            llvm::raw_ostream &os, GridSpec *grid) {
   llvm::StringRef cacheDir = options.run.compile.cacheDir;
   llvm::raw_ostream &warnings = bases.front()->getDiagnosticStream();
   SmallVector<const KernelSource *> variants;
@@ -1003,7 +1083,7 @@ mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
   switch (mode) {
   case TuningMode::UseCache:
     if (std::unique_ptr<KernelSource> tuned =
-            loadCachedChoice(variants, args, options, os))
+            loadCachedChoice(variants, args, options, os, grid))
       return tuned;
     [[fallthrough]];
   case TuningMode::IgnoreCache: {
@@ -1059,6 +1139,7 @@ mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
   }
   os << "tuned: " << best.getLabel()
      << llvm::formatv(" ({0:f4} ms)\n", best.milliseconds);
+  applyWaves(grid, best.config.waves);
   std::vector<std::string> overridden;
   return reload(
       base, options.source,

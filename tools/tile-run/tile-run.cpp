@@ -59,6 +59,12 @@ static cl::opt<std::string> gridOption(
              "also 'persistent' (SMs x the blocks per SM that fit) or "
              "'persistent:N' (that, at most N)"),
     cl::value_desc("X[,Y[,Z]]|persistent[:N]"), cl::cat(runCategory));
+static cl::opt<std::string> wavesOption(
+    "waves",
+    cl::desc("A persistent grid launches this many programs per one that "
+             "fits at once, or with 'all' N (one per item); default 1, or "
+             "the tuned choice"),
+    cl::value_desc("W|all"), cl::cat(runCategory));
 static cl::list<std::string> argOptions(
     "arg",
     cl::desc("One kernel argument, given once per parameter in order: "
@@ -284,6 +290,15 @@ int main(int argc, char **argv) {
     if (!grid)
       return fail(grid.takeError());
     options.grid = *grid;
+    if (wavesOption.getNumOccurrences()) {
+      if (!grid->persistent)
+        return fail("--waves sizes a persistent grid: give --grid "
+                    "persistent[:N]");
+      llvm::Expected<int64_t> waves = GridSpec::parseWaves(wavesOption);
+      if (!waves)
+        return fail(waves.takeError());
+      options.grid.waves = *waves;
+    }
     if (grid->persistent && options.target == Target::CPU)
       return fail("--grid " + gridOption +
                   " sizes the grid from a GPU's occupancy; give the CPU "
@@ -357,7 +372,7 @@ int main(int argc, char **argv) {
                                  tuneOption ? TuningMode::Tune
                                  : cached   ? TuningMode::UseCache
                                             : TuningMode::IgnoreCache,
-                                 llvm::outs());
+                                 llvm::outs(), &options.grid);
     if (!tuned)
       return fail(tuned.takeError());
     chosen = std::move(*tuned);

@@ -91,15 +91,28 @@ llvm::StringRef getTargetName(Target target);
 llvm::Expected<Target> getDefaultTarget();
 
 /// The launch grid: explicit sizes along x, y and z, or persistent (as many
-/// programs as fit on the GPU at once, at most `cap` when it is not 0).
+/// programs as fit on the GPU at once, times `waves`, at most `cap` when it
+/// is not 0).
 struct GridSpec {
   llvm::SmallVector<int64_t, 3> sizes;
   bool persistent = false;
   int64_t cap = 0;
+  /// A persistent grid's programs per program that fits at once: 1 (the
+  /// default) launches one wave; more launch several, which the GPU
+  /// schedules as earlier ones finish (evening out SMs that run at
+  /// different speeds); kAllWaves launches the cap, one program per item
+  /// (row). Unset: not chosen (1, or the tuner's choice).
+  std::optional<int64_t> waves;
+  static constexpr int64_t kAllWaves = 0;
 
   /// Parses "X[,Y[,Z]]" (each from 1 to 2^31 - 1) or "persistent[:N]".
   static llvm::Expected<GridSpec> parse(llvm::StringRef text);
+  /// Parses waves: "all" or a count from 1 to 1024.
+  static llvm::Expected<int64_t> parseWaves(llvm::StringRef text);
 };
+
+/// "all" or the count.
+std::string formatWaves(int64_t waves);
 
 /// The chip of GPU `ordinal` ("sm_90"); an error when there is none.
 llvm::Expected<std::string> getCudaChip(int ordinal);
@@ -112,10 +125,12 @@ std::string formatGrid(llvm::ArrayRef<int64_t> grid);
 /// GPU.
 llvm::Expected<std::vector<std::string>> listCudaDevices();
 
-/// The programs of a persistent grid: `multiprocessors` x `blocksPerSM`, at
-/// most `cap` (0: no cap). An error when not one block fits on an SM.
+/// The programs of a persistent grid: `multiprocessors` x `blocksPerSM` x
+/// `waves`, at most `cap` (0: no cap); with GridSpec::kAllWaves, the cap.
+/// An error when not one block fits on an SM, or all waves without a cap.
 llvm::Expected<int64_t> getPersistentGridSize(int multiprocessors,
-                                              int blocksPerSM, int64_t cap);
+                                              int blocksPerSM, int64_t cap,
+                                              int64_t waves = 1);
 
 //===----------------------------------------------------------------------===//
 // Kernel sources

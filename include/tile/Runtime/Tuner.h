@@ -41,9 +41,21 @@ namespace mlir::tile {
 struct TuneConfig {
   /// "NAME=VALUE" per tuned parameter, in declaration order.
   std::vector<std::string> defines;
-  /// "NUM_WARPS=16 NUM_STAGES=1"; "(defaults)" when nothing is tuned.
+  /// With a persistent grid whose waves are not set by hand, the waves it
+  /// launches (GridSpec::waves): the tuner searches kTunedWaves too.
+  std::optional<int64_t> waves;
+  /// "NUM_WARPS=16 NUM_STAGES=1", then " waves=2" when the waves are
+  /// searched; "(defaults)" when nothing is tuned.
   std::string str() const;
 };
+
+/// The waves a persistent grid is tuned over: one, two, four, and one
+/// program per item (GridSpec::kAllWaves, with a cap). On an H100, rows of
+/// 32768 floats ran 5% faster with one program per row than in one wave
+/// (SMs finish a fixed share of rows at different times; more programs let
+/// the GPU's scheduler even them out), bench/results/
+/// 2026-11-24-h100-grid-experiment.log.
+inline constexpr int64_t kTunedWaves[] = {1, 2, 4, GridSpec::kAllWaves};
 
 /// Every combination of the declared values of the integer parameters in
 /// `params` that were not set by hand (KernelParam::isDefined), in
@@ -215,6 +227,8 @@ std::vector<std::string> getFixedDefines(llvm::ArrayRef<KernelParam> params);
 struct TuningChoice {
   /// "NAME=VALUE" per tuned parameter.
   std::vector<std::string> defines;
+  /// The persistent grid's waves, where they were tuned.
+  std::optional<int64_t> waves;
   /// Which of the key's variants.
   unsigned variant = 0;
   /// Its median time when it was tuned, and the shapes it was tuned on.
@@ -279,11 +293,13 @@ enum class TuningMode {
 /// choice. Says on `os` where the choice came from (the first line of a run
 /// that uses the cache), and with Tune prints the report there; progress
 /// goes to `options.progress`. Cache warnings go to the source's
-/// diagnostic stream.
+/// diagnostic stream. Where the choice includes a persistent grid's waves
+/// and `grid` has none set by hand, sets them in `grid`.
 llvm::Expected<std::unique_ptr<KernelSource>>
 loadTunedKernel(std::unique_ptr<KernelSource> base,
                 llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
-                TuningMode mode, llvm::raw_ostream &os);
+                TuningMode mode, llvm::raw_ostream &os,
+                GridSpec *grid = nullptr);
 
 /// The same choosing between `variants`, kernels that compute the same with
 /// the same signature: the cache's choice names one; without it, the first
@@ -292,7 +308,8 @@ loadTunedKernel(std::unique_ptr<KernelSource> base,
 llvm::Expected<std::unique_ptr<KernelSource>>
 loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> variants,
                 llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
-                TuningMode mode, llvm::raw_ostream &os);
+                TuningMode mode, llvm::raw_ostream &os,
+                GridSpec *grid = nullptr);
 
 } // namespace mlir::tile
 

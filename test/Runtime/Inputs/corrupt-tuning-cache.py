@@ -35,6 +35,8 @@ elif how == "truncated":
     lines = [l for l in lines if not l.startswith("choice ")]
 elif how == "time":
     lines = replace("time", "time nan")
+elif how == "waves":
+    lines = replace("waves", "waves most")
 elif how == "directory":
     os.remove(path)
     os.mkdir(path)

@@ -1,7 +1,7 @@
 //===- tile-runner-test.cpp - The runtime's KernelRunner from a program ---===//
 //
 //   tile-runner-test run FILE [-DNAME=VALUE]... --grid X[,Y[,Z]] SPEC...
-//   tile-runner-test persistent-grid SMS BLOCKS_PER_SM CAP
+//   tile-runner-test persistent-grid SMS BLOCKS_PER_SM CAP [WAVES]
 //   tile-runner-test cache-key FILE [-DNAME=VALUE]... [--chip=sm_XY] SPEC...
 //   tile-runner-test space FILE [-DNAME=VALUE]...
 //   tile-runner-test fit FILE [-DNAME=VALUE]... SPEC...
@@ -77,7 +77,7 @@ struct Command {
   std::string grid;
   std::string chip = "sm_90";
   std::vector<std::string> specs;
-  std::string device, choice, time, ptxas, vary;
+  std::string device, choice, time, waves, ptxas, vary;
 };
 } // namespace
 
@@ -100,6 +100,8 @@ static Command parseCommand(int argc, char **argv) {
       command.choice = arg.str();
     else if (arg.consume_front("--time="))
       command.time = arg.str();
+    else if (arg.consume_front("--waves="))
+      command.waves = arg.str();
     else if (arg.consume_front("--ptxas="))
       command.ptxas = arg.str();
     else if (arg.consume_front("--vary="))
@@ -279,6 +281,12 @@ static int tuningCache(const Command &command, llvm::StringRef dir,
     for (llvm::StringRef define : defines)
       best.config.defines.push_back(define.str());
     llvm::StringRef(command.time).getAsDouble(best.milliseconds);
+    if (!command.waves.empty()) {
+      llvm::Expected<int64_t> waves = GridSpec::parseWaves(command.waves);
+      if (!waves)
+        return fail(waves.takeError());
+      best.config.waves = *waves;
+    }
     if (llvm::Error err = storeTuning(dir, *key, best))
       return fail(std::move(err));
     llvm::outs() << "stored "
@@ -291,7 +299,7 @@ static int tuningCache(const Command &command, llvm::StringRef dir,
     llvm::outs() << "no choice\n";
     return 0;
   }
-  llvm::outs() << "choice " << llvm::join(choice->defines, " ")
+  llvm::outs() << "choice " << TuneConfig{choice->defines, choice->waves}.str()
                << llvm::format(" (%.4f ms for ", choice->milliseconds)
                << choice->tunedOn << ")\n";
   return 0;
@@ -457,9 +465,17 @@ static int checkSpills(const Command &command) {
 
 int main(int argc, char **argv) {
   llvm::StringRef mode = argc > 1 ? argv[1] : "";
-  if (mode == "persistent-grid" && argc == 5) {
-    llvm::Expected<int64_t> programs = getPersistentGridSize(
-        std::atoi(argv[2]), std::atoi(argv[3]), std::atoll(argv[4]));
+  if (mode == "persistent-grid" && (argc == 5 || argc == 6)) {
+    int64_t waves = 1;
+    if (argc == 6) {
+      llvm::Expected<int64_t> parsed = GridSpec::parseWaves(argv[5]);
+      if (!parsed)
+        return fail(parsed.takeError());
+      waves = *parsed;
+    }
+    llvm::Expected<int64_t> programs =
+        getPersistentGridSize(std::atoi(argv[2]), std::atoi(argv[3]),
+                              std::atoll(argv[4]), waves);
     if (!programs)
       return fail(programs.takeError());
     llvm::outs() << *programs << "\n";
@@ -490,7 +506,7 @@ int main(int argc, char **argv) {
                   "       tile-runner-test space|fit FILE [-DNAME=VALUE]... "
                   "[SPEC...]\n"
                   "       tile-runner-test tuning-store|tuning-lookup DIR FILE "
-                  "--device=NAME [--choice=D,... --time=MS] SPEC...\n"
+                  "--device=NAME [--choice=D,... --time=MS [--waves=W]] SPEC...\n"
                   "       tile-runner-test spills FILE --ptxas=PATH "
                   "--vary=NAME,...\n";
   return 1;
