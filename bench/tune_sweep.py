@@ -80,6 +80,8 @@ def kernels_for(args, n):
 # The exhaustive search times each configuration over 50 runs (after 5
 # warm-up runs), not --bench's 100, to fit the device time of a session.
 EXHAUST_BENCH = ["--bench-reps", "50", "--bench-warmup", "5"]
+# --bench-reps for the tune phase (0: tile-run's default, 100).
+BENCH_REPS = 0
 COPY_GBPS = 3000.0  # the H100's device-to-device copy, bench/results
 
 
@@ -175,7 +177,8 @@ def emit(out, record):
 
 def tune_shape(kernels, dtype, m, n, log, out):
     """One tile-run --tune --bench, choosing among the kernels."""
-    result = run_tile(kernels, dtype, m, n, ["--tune", "--bench"], log)
+    reps = ["--bench-reps", str(BENCH_REPS), "--bench-warmup", "5"] if BENCH_REPS else []
+    result = run_tile(kernels, dtype, m, n, ["--tune", "--bench"] + reps, log)
     record = dict(phase="tune", dtype=dtype, M=m, N=n)
     header, rows = parse_table(result.stdout)
     bench = [b for b in map(BENCH.match, result.stdout.splitlines()) if b]
@@ -439,6 +442,8 @@ def main():
     parser.add_argument("--dtypes", default="f32,f16,bf16")
     parser.add_argument("--shapes", default="")
     parser.add_argument("--and-tune", action="store_true")
+    parser.add_argument("--bench-reps", type=int, default=0,
+                        help="timed runs per configuration in the tune phase")
     parser.add_argument("--kernels", default="",
                         help="comma-separated kernel names (examples/NAME.mlir)")
     parser.add_argument("--out", default=os.path.join(OUT, "sweep"))
@@ -446,6 +451,8 @@ def main():
     args.dtypes = args.dtypes.split(",")
     args.shapes = parse_shapes(args.shapes)
     args.kernels = tuple(k for k in args.kernels.split(",") if k)
+    global BENCH_REPS
+    BENCH_REPS = args.bench_reps
     if args.phase == "report":
         phase_report(args)
         return
