@@ -179,6 +179,12 @@ void Generator::chooseGeometry() {
   p.programs = rng.range(1, p.getNumBlocks() + 2);
   p.numStages = std::array<int64_t, 4>{0, 1, 2, 3}[rng.weighted({1, 1, 3, 1})];
   p.numWarps = int64_t(1) << rng.weighted({2, 2, 4, 2, 1});
+  // Few elements of a tile per thread, as real kernels have: more warps for
+  // larger tiles (a tile per thread is a register each, and ptxas takes
+  // long on kernels that spill).
+  int64_t perThread = rng.chance(0.1) ? 64 : 32;
+  while (p.blockRows * p.blockCols > 32 * p.numWarps * perThread)
+    p.numWarps *= 2;
   p.sizesAreArgs = rng.chance(0.7);
   p.specials = rng.chance(0.12);
 }
@@ -241,16 +247,16 @@ int Generator::chooseMask(Shape shape) {
     case CutKind::None:
       break;
     case CutKind::ColsBelow:
-      mask.bound = std::max<int64_t>(0, p.cols - rng.range(0, p.blockCols));
+      mask.bound = std::max<int64_t>(1, p.cols - rng.range(0, p.blockCols));
       break;
     case CutKind::RowsBelow:
-      mask.bound = std::max<int64_t>(0, p.rows - rng.range(0, p.blockRows));
+      mask.bound = std::max<int64_t>(1, p.rows - rng.range(0, p.blockRows));
       break;
     case CutKind::ColsFrom:
       mask.bound = rng.range(0, p.cols - 1);
       break;
     case CutKind::Diagonal:
-      mask.bound = rng.range(-p.blockCols, p.blockCols);
+      mask.bound = rng.range(1 - p.rows, p.blockCols);
       break;
     }
     mask.boundIsArg = rng.chance(0.5);
@@ -669,7 +675,7 @@ bool Generator::makeBinary() {
     fns.insert(fns.end(), {BinaryFn::Div, BinaryFn::Div});
   if (ra.exact && rb.exact && (rb.lo >= 0.5 || rb.hi <= -0.5))
     fns.push_back(BinaryFn::Rem);
-  if (!program.specials)
+  if (!program.specials && (rb.lo > 0 || rb.hi < 0))
     fns.push_back(BinaryFn::Copysign);
   Op op;
   op.kind = OpKind::Binary;

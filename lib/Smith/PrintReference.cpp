@@ -172,6 +172,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
     }
     case OpKind::Expand:
       os << name << " = R.expand(g, " << operand(0) << ", "
+         << quote(getName(p.ops[op.operands[0]].shape)) << ", "
          << quote(getName(op.shape)) << ")\n";
       break;
     case OpKind::Store:
