@@ -359,7 +359,11 @@ def fma(a, b, c):
 
 
 def compare(predicate, x, value):
+    """x against a constant, or against another Value."""
     r, e = x.r, x.e
+    if isinstance(value, Value):
+        e = e + value.e
+        value = value.r
     with np.errstate(all="ignore"):
         c = {
             "olt": lambda: r < value,

@@ -11,9 +11,21 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir::tile;
 using namespace mlir::tile::smith;
 namespace json = llvm::json;
+
+/// JSON has no inf or NaN: those are strings.
+static json::Value toJSON(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  return value;
+}
 
 void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
   json::Array buffers;
@@ -23,7 +35,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
         {"type", getName(b.type)},
         {"shape", getName(b.shape)},
         {"offset", b.offset},
-        {"col_stride", b.colStride},
+        {"column_major", b.columnMajor},
+        {"inner_stride", b.innerStride},
         {"row_pad", b.rowPad},
         {"align_rows", b.alignRows},
         {"tail_pad", b.tailPad},
@@ -50,13 +63,12 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
       o["buffer"] = op.buffer;
       o["mask"] = op.mask;
       o["addressing"] = getName(op.addressing);
-      if (op.hasOther) {
-        o["other"] = op.value;
-      }
+      if (op.hasOther)
+        o["other"] = toJSON(op.value);
       break;
     case OpKind::Param:
     case OpKind::Constant:
-      o["value"] = op.value;
+      o["value"] = toJSON(op.value);
       break;
     case OpKind::Unary:
       o["fn"] = getName(op.unary);
@@ -69,7 +81,7 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Compare:
       o["predicate"] = getName(op.predicate);
-      o["value"] = op.value;
+      o["value"] = toJSON(op.value);
       break;
     case OpKind::Index:
       o["fn"] = getName(op.index);
@@ -134,9 +146,18 @@ public:
   }
   double number(const json::Object &o, llvm::StringRef key,
                 std::optional<double> fallback = std::nullopt) {
-    if (const json::Value *v = o.get(key))
+    if (const json::Value *v = o.get(key)) {
       if (std::optional<double> d = v->getAsNumber())
         return *d;
+      if (std::optional<llvm::StringRef> s = v->getAsString()) {
+        if (*s == "inf")
+          return std::numeric_limits<double>::infinity();
+        if (*s == "-inf")
+          return -std::numeric_limits<double>::infinity();
+        if (*s == "nan")
+          return std::numeric_limits<double>::quiet_NaN();
+      }
+    }
     if (fallback)
       return *fallback;
     fail("'" + key + "' is missing or not a number");
@@ -246,7 +267,8 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
       b.type = r.name<ElementType>(*o, "type", allTypes);
       b.shape = r.name<Shape>(*o, "shape", allShapes);
       b.offset = r.integer(*o, "offset", 0);
-      b.colStride = r.integer(*o, "col_stride", 1);
+      b.columnMajor = r.boolean(*o, "column_major");
+      b.innerStride = r.integer(*o, "inner_stride", 1);
       b.rowPad = r.integer(*o, "row_pad", 0);
       b.alignRows = r.boolean(*o, "align_rows");
       b.tailPad = r.integer(*o, "tail_pad", 0);

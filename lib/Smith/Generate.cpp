@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace mlir::tile;
@@ -111,6 +112,7 @@ private:
   bool makeCast();
   bool makeReduce();
   bool makeExpand();
+  bool makeSoftmax();
 
   bool fits(double lo, double hi) const {
     return std::isfinite(lo) && std::isfinite(hi) && std::fabs(lo) <= kLimit &&
@@ -149,7 +151,8 @@ void Generator::chooseGeometry() {
   p.rank = rng.chance(0.45) ? 1 : 2;
   int64_t rowBlocks = 1, colBlocks;
   if (p.rank == 1) {
-    static const unsigned logWeights[] = {1, 1, 2, 2, 3, 3, 4, 4, 4, 3, 2, 1, 1};
+    static const unsigned logWeights[] = {1, 1, 2, 2, 3, 3, 4,
+                                          4, 4, 3, 2, 1, 1, 1};
     p.blockRows = 1;
     p.blockCols = int64_t(1) << rng.weighted(logWeights);
     colBlocks = rng.range(1, 6);
@@ -157,7 +160,7 @@ void Generator::chooseGeometry() {
     do {
       p.blockRows = int64_t(1) << rng.range(0, 6);
       p.blockCols = int64_t(1) << rng.range(0, 9);
-    } while (p.blockRows * p.blockCols > 4096 ||
+    } while (p.blockRows * p.blockCols > (rng.chance(0.2) ? 8192 : 4096) ||
              (p.blockRows * p.blockCols < 4 && !rng.chance(0.2)));
     rowBlocks = rng.range(1, 4);
     colBlocks = rng.range(1, 3);
@@ -178,12 +181,13 @@ void Generator::chooseGeometry() {
         {3, 3, 4})];
   p.programs = rng.range(1, p.getNumBlocks() + 2);
   p.numStages = std::array<int64_t, 4>{0, 1, 2, 3}[rng.weighted({1, 1, 3, 1})];
-  p.numWarps = int64_t(1) << rng.weighted({2, 2, 4, 2, 1});
+  p.numWarps = int64_t(1) << rng.weighted({4, 4, 8, 4, 2, 1});
   // Few elements of a tile per thread, as real kernels have: more warps for
   // larger tiles (a tile per thread is a register each, and ptxas takes
   // long on kernels that spill).
   int64_t perThread = rng.chance(0.1) ? 64 : 32;
-  while (p.blockRows * p.blockCols > 32 * p.numWarps * perThread)
+  while (p.blockRows * p.blockCols > 32 * p.numWarps * perThread &&
+         p.numWarps < 32)
     p.numWarps *= 2;
   p.sizesAreArgs = rng.chance(0.7);
   p.specials = rng.chance(0.12);
@@ -210,7 +214,8 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
     buffer.offset = rng.range(1, 40);
     break;
   }
-  buffer.colStride = rng.chance(0.85) ? 1 : rng.range(2, 3);
+  buffer.columnMajor = program.rank == 2 && rng.chance(0.15);
+  buffer.innerStride = rng.chance(0.85) ? 1 : rng.range(2, 3);
   buffer.rowPad = rng.chance(0.5) ? 0 : rng.range(1, 20);
   buffer.alignRows = rng.chance(0.35);
   buffer.tailPad = rng.range(0, 8);
@@ -503,8 +508,15 @@ int Generator::makeCondition(Shape shape, int depth) {
                                         Predicate::OGT, Predicate::OGE,
                                         Predicate::UNE, Predicate::ULT});
     op.operands = {value};
-    op.value = niceConstant(ranges[value].lo, ranges[value].hi,
-                            program.ops[value].type);
+    if (rng.chance(0.25)) {
+      // Against another value: lanes where the two are close may go either
+      // way (the reference leaves them unchecked).
+      int other = makeOperand(shape, program.ops[value].type);
+      op.operands.push_back(other);
+    } else {
+      op.value = niceConstant(ranges[value].lo, ranges[value].hi,
+                              program.ops[value].type);
+    }
     return add(op, Range{});
   }
   if (conds.empty())
@@ -536,7 +548,7 @@ int64_t Generator::lengthAlong(Shape from, int axis) const {
 //===----------------------------------------------------------------------===//
 
 bool Generator::addRandomOp() {
-  switch (rng.weighted({25, 30, 3, 7, 6, 10, 5, 2})) {
+  switch (rng.weighted({25, 30, 3, 7, 6, 10, 5, 2, 3})) {
   case 0:
     return makeUnary();
   case 1:
@@ -551,7 +563,7 @@ bool Generator::addRandomOp() {
     return makeReduce();
   case 6:
     return makeExpand();
-  default: {
+  case 7: {
     Shape shape = program.rank == 2
                       ? rng.pick<Shape>({Shape::Tile, Shape::Rows, Shape::Cols,
                                          Shape::Scalar})
@@ -559,6 +571,8 @@ bool Generator::addRandomOp() {
     makeConstant(shape, randomType(), -4, 4);
     return true;
   }
+  default:
+    return makeSoftmax();
   }
 }
 
@@ -854,6 +868,90 @@ bool Generator::makeExpand() {
   Range out = ranges[x];
   ++out.depth;
   add(op, out);
+  return true;
+}
+
+/// Softmax along an axis, as the examples compute it: the maximum, the
+/// exponentials of the differences, their sum, and the quotient. Its input
+/// is a tile made earlier, or a new load whose masked lanes are -inf (so
+/// that they never win the maximum and add exp(-inf) = 0 to the sum).
+bool Generator::makeSoftmax() {
+  int x = -1;
+  if (rng.chance(0.4)) {
+    int buffer = -1;
+    for (auto [index, b] : llvm::enumerate(program.buffers))
+      if (!b.isOutput && b.shape == Shape::Tile)
+        buffer = static_cast<int>(index);
+    if (buffer >= 0) {
+      const Buffer &b = program.buffers[buffer];
+      Op load;
+      load.kind = OpKind::Load;
+      load.shape = Shape::Tile;
+      load.type = b.type;
+      load.buffer = buffer;
+      load.mask = chooseMask(Shape::Tile);
+      if (load.mask < 0) {
+        program.masks.push_back(Mask{});
+        load.mask = static_cast<int>(program.masks.size() - 1);
+      }
+      load.hasOther = true;
+      load.value = -std::numeric_limits<double>::infinity();
+      load.addressing = rng.pick<Addressing>(
+          {Addressing::Global, Addressing::Global64, Addressing::BlockBase});
+      x = add(load, Range{load.value, b.hi, false, 0});
+    }
+  }
+  if (x < 0)
+    x = pickValue([&](int i) {
+      return program.ops[i].shape == Shape::Tile && fits(ranges[i].lo,
+                                                         ranges[i].hi);
+    });
+  if (x < 0)
+    return false;
+  ElementType type = program.ops[x].type;
+  Range in = ranges[x];
+  int axis = program.rank == 2 && rng.chance(0.3) ? 0 : program.rank - 1;
+  Shape reduced = program.rank == 1
+                      ? Shape::Scalar
+                      : (axis == 1 ? Shape::Rows : Shape::Cols);
+  double n = static_cast<double>(lengthAlong(Shape::Tile, axis));
+  auto op = [&](OpKind kind, Shape shape, std::vector<int> operands) {
+    Op o;
+    o.kind = kind;
+    o.shape = shape;
+    o.type = type;
+    o.operands = std::move(operands);
+    o.axis = axis;
+    return o;
+  };
+  auto widen = [&](int value) {
+    return add(op(OpKind::Expand, Shape::Tile, {value}), ranges[value]);
+  };
+  Op max = op(OpKind::Reduce, reduced, {x});
+  max.reduce = ReduceFn::Max;
+  int m = add(max, Range{in.lo, in.hi, false, in.depth + 1});
+  Op sub = op(OpKind::Binary, Shape::Tile, {x, widen(m)});
+  sub.binary = BinaryFn::Sub;
+  int s = add(sub, Range{in.lo - in.hi, 0, false, in.depth + 2});
+  Op exp = op(OpKind::Unary, Shape::Tile, {s});
+  exp.unary = UnaryFn::Exp;
+  int e = add(exp, Range{std::exp(in.lo - in.hi), 1, false, in.depth + 3});
+  Op sum = op(OpKind::Reduce, reduced, {e});
+  sum.reduce = ReduceFn::Sum;
+  // The maximum's lane adds exp(0) = 1.
+  int d = add(sum, Range{1, n, false, in.depth + 4});
+  Op quotient = op(OpKind::Binary, Shape::Tile, {e, widen(d)});
+  quotient.binary = BinaryFn::Div;
+  if (rng.chance(0.5)) {
+    // One division per row, then a multiplication per element.
+    int one = makeConstant(reduced, type, 1, 1);
+    Op inverse = op(OpKind::Binary, reduced, {one, d});
+    inverse.binary = BinaryFn::Div;
+    int inv = add(inverse, Range{1 / n, 1, false, in.depth + 5});
+    quotient.binary = BinaryFn::Mul;
+    quotient.operands = {e, widen(inv)};
+  }
+  add(quotient, Range{0, 1, false, in.depth + 6});
   return true;
 }
 

@@ -308,10 +308,10 @@ Value KernelPrinter::pointers(const Op &op) {
                       buffer.layoutIsArgs && p.rank == 2);
   };
   auto colStride = [&] {
-    return argOrConst(ArgKind::ColStride, b, buffer.colStride,
+    return argOrConst(ArgKind::ColStride, b, getColStride(p, buffer),
                       buffer.layoutIsArgs);
   };
-  bool unitCols = !buffer.layoutIsArgs && buffer.colStride == 1;
+  bool unitCols = !buffer.layoutIsArgs && getColStride(p, buffer) == 1;
   bool zeroOffset = !buffer.layoutIsArgs && buffer.offset == 0;
   std::vector<int64_t> dims = getDims(op.shape);
   std::string key = "ptrs:" + std::to_string(b) + ":" +
@@ -600,9 +600,11 @@ void KernelPrinter::emitOp(size_t index) {
     return;
   case OpKind::Compare: {
     const Op &x = p.ops[op.operands[0]];
-    Value constant = floatConstant(x.shape, x.type, op.value);
+    std::string rhs = op.operands.size() == 2
+                          ? operand(1).name
+                          : floatConstant(x.shape, x.type, op.value).name;
     result(("arith.cmpf " + getName(op.predicate) + ", ").str() +
-               operand(0).name + ", " + constant.name + " : " + typeOf(x),
+               operand(0).name + ", " + rhs + " : " + typeOf(x),
            "i1");
     return;
   }

@@ -96,7 +96,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
     s << "buf[" << op.buffer << "], " << quote(getName(op.shape))
       << ", offset=" << buffer.offset
       << ", row_stride=" << getRowStride(p, buffer)
-      << ", col_stride=" << buffer.colStride << ", mask=";
+      << ", col_stride=" << getColStride(p, buffer) << ", mask=";
     if (op.mask >= 0)
       s << "m" << op.mask;
     else
@@ -139,7 +139,9 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Compare:
       os << name << " = R.compare(" << quote(getName(op.predicate)) << ", "
-         << operand(0) << ", " << pythonFloat(op.value) << ")\n";
+         << operand(0) << ", "
+         << (op.operands.size() == 2 ? operand(1) : pythonFloat(op.value))
+         << ")\n";
       break;
     case OpKind::Index:
       os << name << " = R.index(g, " << quote(getName(op.shape)) << ", "

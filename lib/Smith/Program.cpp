@@ -339,19 +339,32 @@ int64_t smith::getBufferWidth(const Program &program, const Buffer &buffer) {
   llvm_unreachable("unknown shape");
 }
 
-int64_t smith::getRowStride(const Program &program, const Buffer &buffer) {
-  int64_t stride = (getBufferWidth(program, buffer) - 1) * buffer.colStride +
-                   1 + buffer.rowPad;
+/// The stride between rows (row-major) or columns (column-major).
+static int64_t getOuterStride(const Program &program, const Buffer &buffer) {
+  int64_t inner = buffer.columnMajor ? getBufferHeight(program, buffer)
+                                     : getBufferWidth(program, buffer);
+  int64_t stride = (inner - 1) * buffer.innerStride + 1 + buffer.rowPad;
   if (buffer.alignRows)
     stride = llvm::alignTo(stride, 16);
   return stride;
+}
+
+int64_t smith::getRowStride(const Program &program, const Buffer &buffer) {
+  return buffer.columnMajor ? buffer.innerStride
+                            : getOuterStride(program, buffer);
+}
+
+int64_t smith::getColStride(const Program &program, const Buffer &buffer) {
+  return buffer.columnMajor ? getOuterStride(program, buffer)
+                            : buffer.innerStride;
 }
 
 int64_t smith::getBufferSize(const Program &program, const Buffer &buffer) {
   return buffer.offset +
          (getBufferHeight(program, buffer) - 1) *
              getRowStride(program, buffer) +
-         (getBufferWidth(program, buffer) - 1) * buffer.colStride + 1 +
+         (getBufferWidth(program, buffer) - 1) * getColStride(program, buffer) +
+         1 +
          buffer.tailPad;
 }
 
@@ -411,8 +424,8 @@ std::vector<Arg> smith::getArguments(const Program &program) {
     if (program.rank == 2)
       addInt(ArgKind::RowStride, i, "rs" + std::to_string(i),
              getRowStride(program, buffer), buffer.pointerHint);
-    addInt(ArgKind::ColStride, i, "cs" + std::to_string(i), buffer.colStride,
-           false);
+    addInt(ArgKind::ColStride, i, "cs" + std::to_string(i),
+           getColStride(program, buffer), buffer.columnMajor);
   }
   for (auto [index, mask] : llvm::enumerate(program.masks))
     if (mask.boundIsArg && mask.cut != CutKind::None)
@@ -524,7 +537,9 @@ std::string smith::verifyProgram(const Program &program) {
     if (program.rank == 1 &&
         (buffer.shape == Shape::Rows || buffer.shape == Shape::Cols))
       return "a rank-1 program has no row or column buffers";
-    if (buffer.colStride < 1 || buffer.offset < 0 || buffer.rowPad < 0 ||
+    if (program.rank == 1 && buffer.columnMajor)
+      return "a rank-1 program has no column-major buffers";
+    if (buffer.innerStride < 1 || buffer.offset < 0 || buffer.rowPad < 0 ||
         buffer.tailPad < 0)
       return "bad buffer layout";
     if (getBufferSize(program, buffer) > (int64_t(1) << 26))
@@ -579,7 +594,8 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("mask does not fit the shape");
       if (op.hasOther && op.mask < 0)
         return bad("'other' without a mask");
-      if (op.hasOther && !isRepresentable(op.value, op.type) && op.value != 0)
+      if (op.hasOther && !isRepresentable(op.value, op.type) &&
+          op.value != 0 && !std::isinf(op.value))
         return bad("'other' not representable");
       if (isStore)
         ++numStores;
@@ -608,8 +624,13 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("operands differ from the result");
       break;
     case OpKind::Compare:
-      if (!expect(1) || !isFloat(0) || operand(0).shape != op.shape)
+      if (op.operands.empty() || op.operands.size() > 2 || !isFloat(0) ||
+          operand(0).shape != op.shape)
         return bad("compares a value of another shape");
+      if (op.operands.size() == 2 &&
+          (!isFloat(1) || operand(1).shape != op.shape ||
+           operand(1).type != operand(0).type))
+        return bad("compares values of different shapes or types");
       if (op.value != 0 && !isRepresentable(op.value, operand(0).type))
         return bad("value not representable");
       break;

@@ -247,7 +247,8 @@ std::optional<Program> smith::getSimplification(const Program &program,
     };
     if (field(buffer.layoutIsArgs, [](Buffer &x) { x.layoutIsArgs = false; }) ||
         field(buffer.offset != 0, [](Buffer &x) { x.offset = 0; }) ||
-        field(buffer.colStride != 1, [](Buffer &x) { x.colStride = 1; }) ||
+        field(buffer.columnMajor, [](Buffer &x) { x.columnMajor = false; }) ||
+        field(buffer.innerStride != 1, [](Buffer &x) { x.innerStride = 1; }) ||
         field(buffer.rowPad != 0, [](Buffer &x) { x.rowPad = 0; }) ||
         field(buffer.alignRows, [](Buffer &x) { x.alignRows = false; }) ||
         field(buffer.tailPad != 0, [](Buffer &x) { x.tailPad = 0; }) ||

@@ -30,7 +30,9 @@
 //   Scalar   row block bi       column block bj    NBM x NBN
 //
 // at element offset + i * rowStride + j * colStride of the buffer (rank 1
-// has no rows: i is 0, and there are no Rows or Cols values).
+// has no rows: i is 0, and there are no Rows or Cols values). A buffer is
+// row-major (colStride is its inner stride, rowStride spans a row and a
+// pad) or column-major (the other way round).
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,7 +182,8 @@ enum class OpKind {
   Binary,
   /// math.fma
   Fma,
-  /// arith.cmpf of an operand against a constant (an i1 value).
+  /// arith.cmpf of an operand against a constant, or against a second
+  /// operand of its shape and type (an i1 value).
   Compare,
   /// A condition of the indices (an i1 value).
   Index,
@@ -210,10 +213,14 @@ struct Buffer {
   ElementType type = ElementType::F32;
   Shape shape = Shape::Tile;
   int64_t offset = 0;
-  int64_t colStride = 1;
-  /// Elements between one row's last column and the next row's first.
+  /// Column-major: element (i, j) at offset + i * innerStride + j * outer.
+  bool columnMajor = false;
+  /// The distance between neighbours in a row (column-major: a column).
+  int64_t innerStride = 1;
+  /// Elements between one row's last element and the next row's first
+  /// (column-major: columns).
   int64_t rowPad = 0;
-  /// The row stride is rounded up to a multiple of 16 elements.
+  /// The outer stride is rounded up to a multiple of 16 elements.
   bool alignRows = false;
   /// Elements after the last one the kernel may touch.
   int64_t tailPad = 0;
@@ -245,7 +252,8 @@ struct Op {
   /// Load and Store: the buffer; the mask (-1: none).
   int buffer = -1;
   int mask = -1;
-  /// Constant, Param and Compare: the value; Load: `other`.
+  /// Constant, Param and Compare: the value; Load: `other` (which may be
+  /// -inf, as softmax's masked loads have it).
   double value = 0;
   /// Load: whether masked lanes read `value` (else no `other`: 0).
   bool hasOther = false;
@@ -297,8 +305,9 @@ struct Program {
 /// The number of row and column indices of a buffer's elements.
 int64_t getBufferHeight(const Program &program, const Buffer &buffer);
 int64_t getBufferWidth(const Program &program, const Buffer &buffer);
-/// The distance between rows of a buffer, in elements.
+/// The distance between rows and between columns of a buffer, in elements.
 int64_t getRowStride(const Program &program, const Buffer &buffer);
+int64_t getColStride(const Program &program, const Buffer &buffer);
 /// The number of elements of the buffer as allocated.
 int64_t getBufferSize(const Program &program, const Buffer &buffer);
 
