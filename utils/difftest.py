@@ -294,6 +294,9 @@ def run_seed(seed):
         check_case(tools, directory)
     except Failure as failure:
         return seed, failure.stage, failure.detail, directory, time.time() - started
+    except Exception as error:  # the harness itself (a missing tool, ...)
+        return (seed, "difftest", "%s: %s" % (type(error).__name__, error),
+                directory, time.time() - started)
     shutil.rmtree(directory, ignore_errors=True)
     return seed, None, None, directory, time.time() - started
 
@@ -325,6 +328,8 @@ def reduce_seed(job):
             same = False
         except Failure as failure:
             same = failure.stage == stage
+        except Exception:
+            same = False
         if same:
             shutil.rmtree(reduced, ignore_errors=True)
             shutil.move(candidate, reduced)

@@ -77,17 +77,25 @@ std::optional<Program> smith::getSimplification(const Program &program,
         }))
       return offers.found;
 
-  // Replace an operation by one of its operands of the same shape and type.
+  // Replace an operation by a value it depends on (an operand, or further
+  // up) of the same shape and type: nearest first.
   for (int i = numOps - 1; i >= 0; --i) {
     const Op &op = p.ops[i];
     if (!op.hasResult() || op.isCondition())
       continue;
-    for (int operand : op.operands) {
-      const Op &x = p.ops[operand];
+    std::vector<bool> above(i, false);
+    for (int operand : op.operands)
+      above[operand] = true;
+    for (int j = i - 1; j >= 0; --j) {
+      if (!above[j])
+        continue;
+      for (int operand : p.ops[j].operands)
+        above[operand] = true;
+      const Op &x = p.ops[j];
       if (x.isCondition() || x.shape != op.shape || x.type != op.type)
         continue;
       if (offers.offer([&](Program &q) {
-            replaceUses(q, i, operand);
+            replaceUses(q, i, j);
             return true;
           }))
         return offers.found;

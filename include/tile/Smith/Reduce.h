@@ -2,8 +2,8 @@
 //
 // The reducer of scripts/difftest.sh works on programs, not on kernel text:
 // getSimplification(program, k) is the k-th of the program's one-step
-// simplifications (remove a store, replace an operation by one of its
-// operands or by a constant, drop a block, halve the block, the warps or the
+// simplifications (remove a store, replace an operation by a value it
+// depends on or by a constant, drop a block, halve the block, the warps or the
 // grid, drop a mask's cut, an offset, a stride, a pad, an argument...),
 // biggest first, each one valid. The driver keeps a simplification while
 // the failure it reduces still happens, and stops when none does. Every
