@@ -311,14 +311,19 @@ def reduce_seed(job):
     before = count_ops(current)
     candidate = os.path.join(work, "seed-%d-candidate" % seed)
     reduced = os.path.join(work, "seed-%d-reduced" % seed)
-    k, tries, started = 0, 0, time.time()
+    # Greedy: keep the first simplification that still fails the same way,
+    # go on from there; when none is left, start over if anything changed.
+    k, tries, started, changed = 0, 0, time.time(), False
     while time.time() - started < budget:
         shutil.rmtree(candidate, ignore_errors=True)
         try:
             if not generate(tools, candidate,
                             program=os.path.join(current, "program.json"),
                             simplify=k):
-                break
+                if not changed:
+                    break
+                k, changed = 0, False
+                continue
         except Failure:
             k += 1
             continue
@@ -333,7 +338,7 @@ def reduce_seed(job):
         if same:
             shutil.rmtree(reduced, ignore_errors=True)
             shutil.move(candidate, reduced)
-            current = reduced
+            current, changed = reduced, True
         else:
             k += 1
     shutil.rmtree(candidate, ignore_errors=True)

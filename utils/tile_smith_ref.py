@@ -361,9 +361,10 @@ def fma(a, b, c):
 def compare(predicate, x, value):
     """x against a constant, or against another Value."""
     r, e = x.r, x.e
-    if isinstance(value, Value):
-        e = e + value.e
-        value = value.r
+    if value is x:  # a value against itself: no rounding can flip that
+        e, value = np.zeros(e.shape), x.r
+    elif isinstance(value, Value):
+        e, value = e + value.e, value.r
     with np.errstate(all="ignore"):
         c = {
             "olt": lambda: r < value,
@@ -436,6 +437,24 @@ def expand(g, x, source, shape):
     return Value(
         np.array(np.broadcast_to(r, dims)), np.array(np.broadcast_to(e, dims)), x.t
     )
+
+
+def accumulate(g, x, kind, start):
+    """The sum or maximum of a value over the column blocks of each row
+    block, from `start`, one column block after another: the column loop's
+    iter_arg after the loop."""
+    shape = x.r.shape[1:]
+    r = x.r.reshape((g.row_blocks, g.col_blocks) + shape)
+    e = x.e.reshape(r.shape)
+    acc = Value(
+        np.full((g.row_blocks,) + shape, round_to(start, x.t)),
+        np.zeros((g.row_blocks,) + shape),
+        x.t,
+    )
+    for j in range(g.col_blocks):
+        step = Value(r[:, j], e[:, j], x.t)
+        acc = binary("add" if kind == "sum" else "maximum", acc, step)
+    return acc
 
 
 #

@@ -44,6 +44,7 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
         {"pointer_hint", b.pointerHint},
         {"lo", b.lo},
         {"hi", b.hi},
+        {"phase", b.phase},
     });
   json::Array masks;
   for (const Mask &m : p.masks)
@@ -55,6 +56,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
     json::Object o{{"kind", getName(op.kind)},
                    {"shape", getName(op.shape)},
                    {"type", getName(op.type)}};
+    if (op.phase)
+      o["phase"] = op.phase;
     if (!op.operands.empty())
       o["operands"] = json::Array(op.operands);
     switch (op.kind) {
@@ -99,6 +102,10 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
     case OpKind::Expand:
       o["style"] = getName(op.expand);
       break;
+    case OpKind::Accumulate:
+      o["fn"] = getName(op.reduce);
+      o["value"] = toJSON(op.value);
+      break;
     }
     ops.push_back(std::move(o));
   }
@@ -114,6 +121,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
       {"num_stages", p.numStages},
       {"num_warps", p.numWarps},
       {"sizes_are_args", p.sizesAreArgs},
+      {"column_loop", p.columnLoop},
+      {"inner_stages", p.innerStages},
       {"specials", p.specials},
       {"buffers", std::move(buffers)},
       {"masks", std::move(masks)},
@@ -228,7 +237,7 @@ static const OpKind allKinds[] = {
     OpKind::Load,  OpKind::Param,  OpKind::Constant, OpKind::Unary,
     OpKind::Binary, OpKind::Fma,   OpKind::Compare,  OpKind::Index,
     OpKind::Logic, OpKind::Select, OpKind::Cast,     OpKind::Reduce,
-    OpKind::Expand, OpKind::Store};
+    OpKind::Expand, OpKind::Accumulate, OpKind::Store};
 
 llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   llvm::Expected<json::Value> parsed = json::parse(text);
@@ -250,6 +259,8 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   p.numStages = r.integer(*root, "num_stages", 0);
   p.numWarps = r.integer(*root, "num_warps", 4);
   p.sizesAreArgs = r.boolean(*root, "sizes_are_args");
+  p.columnLoop = r.boolean(*root, "column_loop");
+  p.innerStages = r.integer(*root, "inner_stages", 0);
   p.specials = r.boolean(*root, "specials");
   auto array = [&](llvm::StringRef key) -> const json::Array * {
     const json::Array *a = root->getArray(key);
@@ -276,6 +287,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
       b.pointerHint = r.boolean(*o, "pointer_hint");
       b.lo = r.number(*o, "lo", -1);
       b.hi = r.number(*o, "hi", 1);
+      b.phase = static_cast<int>(r.integer(*o, "phase", 0));
       p.buffers.push_back(b);
     }
   }
@@ -300,6 +312,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
       op.kind = r.name<OpKind>(*o, "kind", allKinds);
       op.shape = r.name<Shape>(*o, "shape", allShapes);
       op.type = r.name<ElementType>(*o, "type", allTypes);
+      op.phase = static_cast<int>(r.integer(*o, "phase", 0));
       if (const json::Array *operands = o->getArray("operands"))
         for (const json::Value &operand : *operands)
           op.operands.push_back(
@@ -345,6 +358,10 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
         break;
       case OpKind::Expand:
         op.expand = r.name<ExpandStyle>(*o, "style", allExpands);
+        break;
+      case OpKind::Accumulate:
+        op.reduce = r.name<ReduceFn>(*o, "fn", allReduce);
+        op.value = r.number(*o, "value");
         break;
       }
       p.ops.push_back(std::move(op));

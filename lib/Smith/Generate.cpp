@@ -88,8 +88,15 @@ public:
 private:
   void chooseGeometry();
   void chooseInputs();
-  void chooseOutputs();
+  /// Stores some of the values nothing uses yet (`exclude` aside).
+  void chooseOutputs(int least, int most, llvm::ArrayRef<int> exclude = {});
+  void addRandomOps(int steps);
   bool addRandomOp();
+  /// The values of this phase that nothing uses, deepest first.
+  std::vector<int> sinks();
+  void addAccumulator(int source);
+  /// A load from a new input buffer of `shape`.
+  int addLoad(Shape shape);
 
   ElementType randomType();
   Buffer randomLayout(Shape shape, ElementType type, bool isOutput);
@@ -126,6 +133,8 @@ private:
   Random rng;
   Program program;
   std::vector<Range> ranges;
+  /// The phase operations are made in (Program.h: column loops).
+  int phase = 0;
 };
 
 } // namespace
@@ -133,13 +142,79 @@ private:
 Program Generator::generate() {
   chooseGeometry();
   chooseInputs();
-  int steps = static_cast<int>(rng.range(2, rng.chance(0.3) ? 28 : 14));
+  addRandomOps(static_cast<int>(rng.range(2, rng.chance(0.3) ? 28 : 14)));
+  if (!program.columnLoop) {
+    chooseOutputs(1, 3);
+  } else {
+    // Values summed or maxed over the column blocks; a block's own values
+    // may be stored too. Then, after the loop, the accumulators (and loads
+    // of the row block) feed operations and stores of their own.
+    std::vector<int> sources = sinks();
+    if (sources.empty())
+      sources.push_back(pickValue([](int) { return true; }));
+    sources.resize(std::min<size_t>(sources.size(), rng.range(1, 3)));
+    chooseOutputs(0, 1, sources);
+    phase = 1;
+    for (int source : sources)
+      if (source >= 0)
+        addAccumulator(source);
+    if (rng.chance(0.4))
+      addLoad(Shape::Tile);
+    addRandomOps(static_cast<int>(rng.range(0, 8)));
+    chooseOutputs(1, 2);
+  }
+  removeDeadOps(program);
+  return program;
+}
+
+void Generator::addRandomOps(int steps) {
   for (int step = 0, attempts = 0; step < steps && attempts < 200; ++attempts)
     if (addRandomOp())
       ++step;
-  chooseOutputs();
-  removeDeadOps(program);
-  return program;
+}
+
+std::vector<int> Generator::sinks() {
+  std::vector<bool> used(program.ops.size(), false);
+  for (const Op &op : program.ops)
+    for (int operand : op.operands)
+      used[operand] = true;
+  std::vector<int> result;
+  for (size_t i = 0; i < program.ops.size(); ++i)
+    if (!used[i] && isFloatValue(i) && program.ops[i].phase == phase &&
+        program.ops[i].kind != OpKind::Param &&
+        program.ops[i].kind != OpKind::Constant)
+      result.push_back(static_cast<int>(i));
+  std::stable_sort(result.begin(), result.end(), [&](int a, int b) {
+    return ranges[a].depth > ranges[b].depth;
+  });
+  return result;
+}
+
+void Generator::addAccumulator(int source) {
+  const Op &x = program.ops[source];
+  Range in = ranges[source];
+  Op op;
+  op.kind = OpKind::Accumulate;
+  op.shape = x.shape;
+  op.type = x.type;
+  op.operands = {source};
+  op.reduce = rng.chance(0.6) ? ReduceFn::Sum : ReduceFn::Max;
+  double blocks = static_cast<double>(program.getColBlocks());
+  Range out{0, 0, false, in.depth + 1};
+  if (op.reduce == ReduceFn::Sum) {
+    op.value = rng.chance(0.7) ? 0 : niceConstant(-2, 2, x.type);
+    out.lo = op.value + std::min(in.lo * blocks, in.lo);
+    out.hi = op.value + std::max(in.hi * blocks, in.hi);
+    if (!fits(out.lo, out.hi))
+      op.reduce = ReduceFn::Max;
+  }
+  if (op.reduce == ReduceFn::Max) {
+    op.value = rng.chance(0.5) ? -std::numeric_limits<double>::infinity()
+                               : niceConstant(-2, 2, x.type);
+    out = {std::max(op.value, in.lo), std::max(op.value, in.hi), in.exact,
+           in.depth + 1};
+  }
+  add(op, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -165,6 +240,9 @@ void Generator::chooseGeometry() {
     rowBlocks = rng.range(1, 4);
     colBlocks = rng.range(1, 3);
   }
+  p.columnLoop = rng.chance(0.25);
+  if (p.columnLoop && p.rank == 2)
+    colBlocks = rng.range(1, 4);
   auto extent = [&](int64_t blocks, int64_t size) {
     if (rng.chance(0.3))
       return blocks * size;
@@ -173,14 +251,17 @@ void Generator::chooseGeometry() {
   p.cols = extent(colBlocks, p.blockCols);
   p.rows = p.rank == 2 ? extent(rowBlocks, p.blockRows) : 1;
 
-  if (p.rank == 1)
+  if (p.rank == 1 || p.columnLoop)
     p.grid = rng.chance(0.5) ? GridKind::Blocks : GridKind::Persistent;
   else
     p.grid = std::array<GridKind, 3>{GridKind::Blocks, GridKind::Blocks2D,
                                      GridKind::Persistent}[rng.weighted(
         {3, 3, 4})];
-  p.programs = rng.range(1, p.getNumBlocks() + 2);
+  p.programs = rng.range(1, p.getNumWorkItems() + 2);
   p.numStages = std::array<int64_t, 4>{0, 1, 2, 3}[rng.weighted({1, 1, 3, 1})];
+  if (p.columnLoop)
+    p.innerStages =
+        std::array<int64_t, 4>{0, 1, 2, 3}[rng.weighted({1, 1, 3, 1})];
   p.numWarps = int64_t(1) << rng.weighted({4, 4, 8, 4, 2, 1});
   // Few elements of a tile per thread, as real kernels have: more warps for
   // larger tiles (a tile per thread is a register each, and ptxas takes
@@ -203,6 +284,7 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
   buffer.isOutput = isOutput;
   buffer.type = type;
   buffer.shape = shape;
+  buffer.phase = phase;
   switch (rng.weighted({4, 2, 4})) {
   case 0:
     buffer.offset = 0;
@@ -234,8 +316,10 @@ int Generator::chooseMask(Shape shape) {
   Program &p = program;
   if (shape == Shape::Scalar)
     return -1;
+  // After the column loop, accesses see the row block's first column block.
+  int64_t cols = phase == 1 ? std::min(p.cols, p.blockCols) : p.cols;
   bool exact = (p.rows % p.blockRows == 0 || shape == Shape::Cols) &&
-               (p.cols % p.blockCols == 0 || shape == Shape::Rows);
+               (cols % p.blockCols == 0 || shape == Shape::Rows);
   if (exact && rng.chance(0.35))
     return -1;
   Mask mask;
@@ -252,13 +336,13 @@ int Generator::chooseMask(Shape shape) {
     case CutKind::None:
       break;
     case CutKind::ColsBelow:
-      mask.bound = std::max<int64_t>(1, p.cols - rng.range(0, p.blockCols));
+      mask.bound = std::max<int64_t>(1, cols - rng.range(0, p.blockCols));
       break;
     case CutKind::RowsBelow:
       mask.bound = std::max<int64_t>(1, p.rows - rng.range(0, p.blockRows));
       break;
     case CutKind::ColsFrom:
-      mask.bound = rng.range(0, p.cols - 1);
+      mask.bound = rng.range(0, cols - 1);
       break;
     case CutKind::Diagonal:
       mask.bound = rng.range(1 - p.rows, p.blockCols);
@@ -302,30 +386,16 @@ void Generator::chooseInputs() {
                                    Shape::Scalar}[rng.weighted({14, 2, 2, 2})];
     else if (rng.chance(0.15))
       shape = Shape::Scalar;
-    Buffer buffer = randomLayout(shape, randomType(), /*isOutput=*/false);
-    buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
-    buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
-    program.buffers.push_back(buffer);
-    int loads = rng.chance(0.2) ? 2 : 1;
-    for (int l = 0; l < loads; ++l) {
-      Op op;
-      op.kind = OpKind::Load;
-      op.shape = shape;
-      op.type = buffer.type;
-      op.buffer = static_cast<int>(program.buffers.size() - 1);
-      op.mask = chooseMask(shape);
-      op.addressing = std::array<Addressing, 3>{
-          Addressing::Global, Addressing::Global64,
-          Addressing::BlockBase}[rng.weighted({4, 1, 3})];
-      Range range{buffer.lo, buffer.hi, true, 0};
-      if (op.mask >= 0) {
-        op.hasOther = rng.chance(0.75);
-        op.value =
-            op.hasOther ? niceConstant(buffer.lo, buffer.hi, buffer.type) : 0;
-        range.lo = std::min(range.lo, op.value);
-        range.hi = std::max(range.hi, op.value);
-      }
-      add(op, range);
+    int load = addLoad(shape);
+    if (rng.chance(0.2)) {
+      // A second load of the buffer, masked differently.
+      Op again = program.ops[load];
+      again.mask = chooseMask(shape);
+      again.hasOther = again.mask >= 0 && again.hasOther;
+      Range range = ranges[load];
+      if (again.mask < 0)
+        again.value = 0;
+      add(again, range);
     }
   }
   int params = static_cast<int>(rng.weighted({5, 3, 1}));
@@ -339,27 +409,46 @@ void Generator::chooseInputs() {
   }
 }
 
-void Generator::chooseOutputs() {
-  // The values nothing uses yet, deepest first.
-  std::vector<bool> used(program.ops.size(), false);
-  for (const Op &op : program.ops)
-    for (int operand : op.operands)
-      used[operand] = true;
-  std::vector<int> sinks;
-  for (size_t i = 0; i < program.ops.size(); ++i)
-    if (!used[i] && isFloatValue(i) &&
-        program.ops[i].kind != OpKind::Param &&
-        program.ops[i].kind != OpKind::Constant)
-      sinks.push_back(static_cast<int>(i));
-  std::stable_sort(sinks.begin(), sinks.end(), [&](int a, int b) {
-    return ranges[a].depth > ranges[b].depth;
-  });
-  int outputs = static_cast<int>(rng.range(1, 3));
-  if (sinks.empty())
-    sinks.push_back(pickValue([](int) { return true; }));
-  if (static_cast<int>(sinks.size()) > outputs)
-    sinks.resize(outputs);
-  for (int value : sinks) {
+int Generator::addLoad(Shape shape) {
+  Buffer buffer = randomLayout(shape, randomType(), /*isOutput=*/false);
+  buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
+  buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
+  program.buffers.push_back(buffer);
+  Op op;
+  op.kind = OpKind::Load;
+  op.shape = shape;
+  op.type = buffer.type;
+  op.buffer = static_cast<int>(program.buffers.size() - 1);
+  op.mask = chooseMask(shape);
+  op.addressing = std::array<Addressing, 3>{
+      Addressing::Global, Addressing::Global64,
+      Addressing::BlockBase}[rng.weighted({4, 1, 3})];
+  Range range{buffer.lo, buffer.hi, true, 0};
+  if (op.mask >= 0) {
+    op.hasOther = rng.chance(0.75);
+    op.value =
+        op.hasOther ? niceConstant(buffer.lo, buffer.hi, buffer.type) : 0;
+    range.lo = std::min(range.lo, op.value);
+    range.hi = std::max(range.hi, op.value);
+  }
+  return add(op, range);
+}
+
+void Generator::chooseOutputs(int least, int most,
+                              llvm::ArrayRef<int> exclude) {
+  std::vector<int> values;
+  for (int value : sinks())
+    if (!llvm::is_contained(exclude, value))
+      values.push_back(value);
+  int outputs = static_cast<int>(rng.range(least, most));
+  if (values.empty() && outputs > 0) {
+    int any = pickValue([&](int i) { return !llvm::is_contained(exclude, i); });
+    if (any >= 0)
+      values.push_back(any);
+  }
+  if (static_cast<int>(values.size()) > outputs)
+    values.resize(outputs);
+  for (int value : values) {
     ElementType type = rng.chance(0.6) ? program.ops[value].type : randomType();
     Shape shape = program.ops[value].shape;
     if (type != program.ops[value].type) {
@@ -396,6 +485,7 @@ void Generator::chooseOutputs() {
 //===----------------------------------------------------------------------===//
 
 int Generator::add(Op op, Range range) {
+  op.phase = phase;
   program.ops.push_back(std::move(op));
   ranges.push_back(range);
   return static_cast<int>(program.ops.size() - 1);
@@ -404,7 +494,8 @@ int Generator::add(Op op, Range range) {
 template <typename F> int Generator::pickValue(F filter) {
   std::vector<int> candidates;
   for (size_t i = 0; i < program.ops.size(); ++i)
-    if (isFloatValue(i) && filter(static_cast<int>(i)))
+    if (isFloatValue(i) && program.ops[i].phase == phase &&
+        filter(static_cast<int>(i)))
       candidates.push_back(static_cast<int>(i));
   if (candidates.empty())
     return -1;
@@ -880,7 +971,7 @@ bool Generator::makeSoftmax() {
   if (rng.chance(0.4)) {
     int buffer = -1;
     for (auto [index, b] : llvm::enumerate(program.buffers))
-      if (!b.isOutput && b.shape == Shape::Tile)
+      if (!b.isOutput && b.shape == Shape::Tile && b.phase == phase)
         buffer = static_cast<int>(index);
     if (buffer >= 0) {
       const Buffer &b = program.buffers[buffer];

@@ -1,11 +1,14 @@
 //===- PrintKernel.cpp - A program as a tile kernel -----------------------===//
 //
-// The kernel is printed in two parts: the prologue, at the start of the
-// kernel, holds what does not depend on the block (constants, ranges,
-// splats of arguments, block-local offsets); the body computes one block.
-// With a persistent grid the body is the loop's; otherwise both are at the
-// kernel's top level. Helper values (index tiles, masks, pointers) are made
-// on first use and reused, keyed by what they compute.
+// The kernel is printed in parts: the top of the kernel holds what does not
+// depend on the block (constants, ranges, splats of arguments, block-local
+// offsets); the work item's body computes a block (or, with a column loop,
+// a row block: before the loop, what the loop needs of the row block; the
+// column loop, computing a block and carrying the accumulators; after it,
+// what is computed from them). With a persistent grid the work item's body
+// is the persistent loop's; otherwise it is at the kernel's top level.
+// Helper values (index tiles, masks, pointers) are made on first use and
+// reused, keyed by what they compute.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,13 +27,18 @@ using namespace mlir::tile::smith;
 
 namespace {
 
+/// Where a value is defined: at the top of the kernel, in the work item's
+/// body (a block, or a row block with a column loop: the persistent loop's
+/// body, else the top), or in the column loop's body.
+enum Level { Top = 0, Item = 1, Inner = 2 };
+
 /// A value of the kernel: its SSA name, its dimensions (none for a scalar),
-/// its element type, and whether it is defined outside the block's loop.
+/// its element type, and the level it is defined at.
 struct Value {
   std::string name;
   std::vector<int64_t> dims;
   std::string element;
-  bool outside = true;
+  int level = Top;
 
   bool isScalar() const { return dims.empty(); }
 };
@@ -83,13 +91,20 @@ private:
   std::string freshName(llvm::StringRef hint) {
     return "%" + hint.str() + std::to_string(counter++);
   }
-  /// Defines a value computed by `text` (the part after `=`), outside the
-  /// loop when `outside`; a `key` reuses an earlier definition.
+  /// Defines a value computed by `text` (the part after `=`) at `level`; a
+  /// `key` reuses an earlier definition.
   Value define(llvm::StringRef hint, std::vector<int64_t> dims,
-               llvm::StringRef element, bool outside, const std::string &text,
+               llvm::StringRef element, int level, const std::string &text,
                const std::string &key = "");
-  void emitLine(bool outside, const std::string &line) {
-    (outside || !persistent ? prologue : body) += line + "\n";
+  /// Adds a line (without indentation) at `level`: the work item's lines
+  /// go before the column loop in phase 0, after it in phase 1.
+  void emitLine(int level, const std::string &line) {
+    if (level == Top)
+      top.push_back(line);
+    else if (level == Inner)
+      inner.push_back(line);
+    else
+      (phase == 1 ? after : before).push_back(line);
   }
 
   // Integers.
@@ -108,6 +123,7 @@ private:
   std::vector<int64_t> getDims(Shape shape) const;
   Value blockRow();
   Value blockCol();
+  Value colBlocks();
   Value rowIndex(Shape shape);
   Value colIndex(Shape shape);
   bool hasRowIndex(Shape shape) const {
@@ -125,31 +141,39 @@ private:
     return getTypeText(getDims(op.shape), elementOf(op));
   }
   Value floatConstant(Shape shape, ElementType type, double value);
+  /// Prints the column loop: its iter_args, its body, the yield.
+  void printColumnLoop(llvm::raw_ostream &os, const std::string &indent);
+  /// The Accumulate operations, in order: the column loop's iter_args, and
+  /// their start values.
+  std::vector<size_t> accumulators;
+  std::vector<Value> initials;
+  Value columnCount, zero, one;
 
   const Program &p;
   std::vector<Arg> args;
   bool persistent;
-  std::string prologue, body;
+  std::vector<std::string> top, before, inner, after;
+  int phase = 0;
   std::map<std::string, Value> cache;
   std::vector<Value> values;
   unsigned counter = 0;
-  Value blockIndex;
+  /// The work item: a block, or a row block with a column loop.
+  Value item;
   Value programId, numPrograms;
 };
 
 } // namespace
 
 Value KernelPrinter::define(llvm::StringRef hint, std::vector<int64_t> dims,
-                            llvm::StringRef element, bool outside,
+                            llvm::StringRef element, int level,
                             const std::string &text, const std::string &key) {
   if (!key.empty()) {
     auto it = cache.find(key);
     if (it != cache.end())
       return it->second;
   }
-  Value value{freshName(hint), std::move(dims), element.str(), outside};
-  emitLine(outside, "  " + std::string(persistent && !outside ? "  " : "") +
-                        value.name + " = " + text);
+  Value value{freshName(hint), std::move(dims), element.str(), level};
+  emitLine(level, value.name + " = " + text);
   if (!key.empty())
     cache[key] = value;
   return value;
@@ -158,7 +182,7 @@ Value KernelPrinter::define(llvm::StringRef hint, std::vector<int64_t> dims,
 Value KernelPrinter::constI32(int64_t value) {
   std::string name = "c" + std::string(value < 0 ? "m" : "") +
                      std::to_string(std::llabs(value)) + "_";
-  return define(name, {}, "i32", true,
+  return define(name, {}, "i32", Top,
                 "arith.constant " + std::to_string(value) + " : i32",
                 "const:" + std::to_string(value));
 }
@@ -169,12 +193,12 @@ Value KernelPrinter::argOrConst(ArgKind kind, int index, int64_t value,
     return constI32(value);
   for (const Arg &arg : args)
     if (arg.kind == kind && arg.index == index)
-      return Value{"%" + arg.name, {}, "i32", true};
+      return Value{"%" + arg.name, {}, "i32", Top};
   llvm_unreachable("no such argument");
 }
 
 Value KernelPrinter::splat(const Value &scalar, llvm::ArrayRef<int64_t> dims) {
-  return define("splat", dims, scalar.element, scalar.outside,
+  return define("splat", dims, scalar.element, scalar.level,
                 "tile.splat " + scalar.name + " : " + scalar.element + " -> " +
                     getTypeText(dims, scalar.element),
                 "splat:" + scalar.name + ":" + getTypeText(dims, "x"));
@@ -192,12 +216,12 @@ Value KernelPrinter::widen(const Value &value, int axis) {
   std::vector<int64_t> expanded =
       axis == 1 ? std::vector<int64_t>{tile[0], 1}
                 : std::vector<int64_t>{1, tile[1]};
-  Value e = define("e", expanded, value.element, value.outside,
+  Value e = define("e", expanded, value.element, value.level,
                    "tile.expand_dims " + value.name + " axis " +
                        std::to_string(axis) + " : " + getTypeText(value) +
                        " -> " + getTypeText(expanded, value.element),
                    "expand:" + value.name + ":" + std::to_string(axis));
-  return define("b", tile, value.element, value.outside,
+  return define("b", tile, value.element, value.level,
                 "tile.broadcast " + e.name + " : " + getTypeText(e) + " -> " +
                     getTypeText(tile, value.element),
                 "broadcast:" + e.name);
@@ -211,7 +235,7 @@ Value KernelPrinter::arith(llvm::StringRef op, const Value &lhs,
   Value b = rhs.isScalar() && !dims.empty() ? splat(rhs, dims) : rhs;
   std::string text = ("arith." + op + " ").str() + a.name + ", " + b.name +
                      " : " + getTypeText(a);
-  return define(op.take_front(3), dims, a.element, a.outside && b.outside,
+  return define(op.take_front(3), dims, a.element, std::max(a.level, b.level),
                 text, text);
 }
 
@@ -222,11 +246,11 @@ Value KernelPrinter::compare(llvm::StringRef predicate, const Value &lhs,
   Value a = toDims(lhs, dims), b = toDims(rhs, dims);
   std::string text = ("arith.cmpi " + predicate + ", ").str() + a.name + ", " +
                      b.name + " : " + getTypeText(a);
-  return define("cmp", dims, "i1", a.outside && b.outside, text, text);
+  return define("cmp", dims, "i1", std::max(a.level, b.level), text, text);
 }
 
 Value KernelPrinter::range(int64_t size) {
-  return define("range", {size}, "i32", true,
+  return define("range", {size}, "i32", Top,
                 "tile.range 0, " + std::to_string(size) + " : " +
                     getTypeText({size}, "i32"),
                 "range:" + std::to_string(size));
@@ -250,24 +274,27 @@ std::vector<int64_t> KernelPrinter::getDims(Shape shape) const {
 
 Value KernelPrinter::blockRow() {
   if (p.grid == GridKind::Blocks2D)
-    return define("bi", {}, "i32", true, "tile.program_id y : i32", "bi");
-  Value colBlocks = p.sizesAreArgs
-                        ? arith("ceildivsi", argOrConst(ArgKind::Cols, 0, 0, true),
-                                constI32(p.blockCols))
-                        : constI32(p.getColBlocks());
-  return arith("divsi", blockIndex, colBlocks);
+    return define("bi", {}, "i32", Top, "tile.program_id y : i32", "bi");
+  if (p.columnLoop)
+    return item;
+  return arith("divsi", item, colBlocks());
 }
 
 Value KernelPrinter::blockCol() {
   if (p.grid == GridKind::Blocks2D)
-    return define("bj", {}, "i32", true, "tile.program_id x : i32", "bj");
+    return define("bj", {}, "i32", Top, "tile.program_id x : i32", "bj");
+  if (p.columnLoop)
+    return phase == 0 ? Value{"%col_block", {}, "i32", Inner} : constI32(0);
   if (p.rank == 1)
-    return blockIndex;
-  Value colBlocks = p.sizesAreArgs
-                        ? arith("ceildivsi", argOrConst(ArgKind::Cols, 0, 0, true),
-                                constI32(p.blockCols))
-                        : constI32(p.getColBlocks());
-  return arith("remsi", blockIndex, colBlocks);
+    return item;
+  return arith("remsi", item, colBlocks());
+}
+
+Value KernelPrinter::colBlocks() {
+  if (!p.sizesAreArgs)
+    return constI32(p.getColBlocks());
+  return arith("ceildivsi", argOrConst(ArgKind::Cols, 0, 0, true),
+               constI32(p.blockCols));
 }
 
 /// The row index of each element of a value of `shape`: the data's row for
@@ -299,7 +326,7 @@ Value KernelPrinter::pointers(const Op &op) {
   int b = op.buffer;
   std::string element = getName(buffer.type).str();
   std::string pointer = "!tile.ptr<" + element + ">";
-  Value base{"%" + args[b].name, {}, pointer, true};
+  Value base{"%" + args[b].name, {}, pointer, Top};
   auto offset = [&] {
     return argOrConst(ArgKind::Offset, b, buffer.offset, buffer.layoutIsArgs);
   };
@@ -316,7 +343,7 @@ Value KernelPrinter::pointers(const Op &op) {
   std::vector<int64_t> dims = getDims(op.shape);
   std::string key = "ptrs:" + std::to_string(b) + ":" +
                     getName(op.addressing).str() + ":" +
-                    getName(op.shape).str();
+                    getName(op.shape).str() + ":" + std::to_string(phase);
 
   auto sum = [&](std::optional<Value> rows, std::optional<Value> cols,
                  bool withOffset) -> std::optional<Value> {
@@ -364,7 +391,7 @@ Value KernelPrinter::pointers(const Op &op) {
       firstCol = blockCol();
     std::optional<Value> first = sum(firstRow, firstCol, /*withOffset=*/true);
     if (first)
-      start = define("row_ptr", {}, pointer, first->outside,
+      start = define("row_ptr", {}, pointer, first->level,
                      "tile.addptr " + base.name + ", " + first->name + " : " +
                          pointer + ", i32",
                      "addptr:" + base.name + ":" + first->name);
@@ -389,13 +416,13 @@ Value KernelPrinter::pointers(const Op &op) {
   }
 
   if (dims.empty())
-    return define("ptr", {}, pointer, offsets->outside,
+    return define("ptr", {}, pointer, offsets->level,
                   "tile.addptr " + base.name + ", " + offsets->name + " : " +
                       pointer + ", i32",
                   key);
   std::string offsetType = "i32";
   if (op.addressing == Addressing::Global64) {
-    offsets = define("wide", dims, "i64", offsets->outside,
+    offsets = define("wide", dims, "i64", offsets->level,
                      "arith.extsi " + offsets->name + " : " +
                          getTypeText(*offsets) + " to " +
                          getTypeText(dims, "i64"),
@@ -403,7 +430,7 @@ Value KernelPrinter::pointers(const Op &op) {
     offsetType = "i64";
   }
   Value starts = splat(start, dims);
-  return define("ptrs", dims, pointer, starts.outside && offsets->outside,
+  return define("ptrs", dims, pointer, std::max(starts.level, offsets->level),
                 "tile.addptr " + starts.name + ", " + offsets->name + " : " +
                     getTypeText(dims, pointer) + ", " +
                     getTypeText(dims, offsetType),
@@ -413,7 +440,7 @@ Value KernelPrinter::pointers(const Op &op) {
 Value KernelPrinter::mask(int index, Shape shape) {
   const Mask &m = p.masks[index];
   std::string key = "mask:" + std::to_string(index) + ":" +
-                    getName(shape).str();
+                    getName(shape).str() + ":" + std::to_string(phase);
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
@@ -461,7 +488,7 @@ Value KernelPrinter::floatConstant(Shape shape, ElementType type,
       dims.empty() ? "arith.constant " + literal + " : " + element
                    : "arith.constant dense<" + literal + "> : " +
                          getTypeText(dims, element);
-  return define("cst", dims, element, true, text, text);
+  return define("cst", dims, element, Top, text, text);
 }
 
 static llvm::StringRef getUnaryOpName(UnaryFn fn) {
@@ -553,11 +580,14 @@ void KernelPrinter::emitOp(size_t index) {
   auto operand = [&](unsigned i) -> const Value & {
     return values[op.operands[i]];
   };
+  // Operations compute a block in the column loop (phase 0) or in the work
+  // item's body.
+  int level = p.columnLoop && op.phase == 0 ? Inner : Item;
   auto result = [&](const std::string &text, llvm::StringRef resultElement,
-                    bool outside = false) {
-    emitLine(outside, "  " + std::string(persistent && !outside ? "  " : "") +
-                          name + " = " + text);
-    values[index] = Value{name, dims, resultElement.str(), outside};
+                    int at = -1) {
+    at = at < 0 ? level : at;
+    emitLine(at, name + " = " + text);
+    values[index] = Value{name, dims, resultElement.str(), at};
   };
   switch (op.kind) {
   case OpKind::Load: {
@@ -574,13 +604,13 @@ void KernelPrinter::emitOp(size_t index) {
   case OpKind::Param:
     for (const Arg &arg : args)
       if (arg.kind == ArgKind::FloatParam && arg.index == static_cast<int>(index))
-        values[index] = Value{"%" + arg.name, {}, element, true};
+        values[index] = Value{"%" + arg.name, {}, element, Top};
     return;
   case OpKind::Constant: {
     std::string literal = formatFloat(op.value, op.type);
     result(dims.empty() ? "arith.constant " + literal + " : " + element
                         : "arith.constant dense<" + literal + "> : " + type,
-           element, /*outside=*/true);
+           element, Top);
     return;
   }
   case OpKind::Unary:
@@ -658,7 +688,7 @@ void KernelPrinter::emitOp(size_t index) {
     Value x = operand(0);
     if (x.isScalar() && op.expand == ExpandStyle::ViaVector) {
       std::vector<int64_t> vector{p.blockRows};
-      Value v = define("splat", vector, element, x.outside,
+      Value v = define("splat", vector, element, level,
                        "tile.splat " + x.name + " : " + element + " -> " +
                            getTypeText(vector, element));
       x = v;
@@ -675,7 +705,7 @@ void KernelPrinter::emitOp(size_t index) {
     std::vector<int64_t> expanded =
         isRow ? std::vector<int64_t>{p.blockRows, 1}
               : std::vector<int64_t>{1, p.blockCols};
-    Value e = define("e", expanded, element, x.outside,
+    Value e = define("e", expanded, element, level,
                      "tile.expand_dims " + x.name + " axis " +
                          std::to_string(axis) + " : " + getTypeText(x) +
                          " -> " + getTypeText(expanded, element));
@@ -685,50 +715,86 @@ void KernelPrinter::emitOp(size_t index) {
   }
   case OpKind::Store: {
     Value ptrs = pointers(op);
-    std::string text = "  " + std::string(persistent ? "  " : "") +
-                       "tile.store " + ptrs.name + ", " + operand(0).name;
+    std::string text = "tile.store " + ptrs.name + ", " + operand(0).name;
     if (op.mask >= 0)
       text += ", " + mask(op.mask, op.shape).name;
-    emitLine(false, text + " : " + getTypeText(ptrs));
+    emitLine(level, text + " : " + getTypeText(ptrs));
+    return;
+  }
+  case OpKind::Accumulate: {
+    // An iter_arg of the column loop; its value after the loop.
+    int k = static_cast<int>(llvm::find(accumulators, index) -
+                             accumulators.begin());
+    values[index] = Value{"%accs#" + std::to_string(k), dims, element, Item};
     return;
   }
   }
 }
 
 void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
-  // The block this program (or this iteration) handles.
-  int64_t numBlocks = p.getNumBlocks();
-  Value numBlocksValue;
+  // The work item this program (or this iteration) handles.
+  int64_t numItems = p.getNumWorkItems();
+  Value numItemsValue;
   switch (p.grid) {
   case GridKind::Blocks:
-    blockIndex = define("pid", {}, "i32", true, "tile.program_id x : i32",
-                        "pid");
+    item = define("pid", {}, "i32", Top, "tile.program_id x : i32", "pid");
     break;
   case GridKind::Blocks2D:
     break;
   case GridKind::Persistent: {
-    programId = define("pid", {}, "i32", true, "tile.program_id x : i32",
+    programId = define("pid", {}, "i32", Top, "tile.program_id x : i32",
                        "pid");
-    numPrograms = define("nprog", {}, "i32", true, "tile.num_programs x : i32",
+    numPrograms = define("nprog", {}, "i32", Top, "tile.num_programs x : i32",
                          "nprog");
-    if (p.sizesAreArgs) {
-      numBlocksValue = arith("ceildivsi", argOrConst(ArgKind::Cols, 0, 0, true),
-                             constI32(p.blockCols));
+    if (!p.sizesAreArgs) {
+      numItemsValue = constI32(numItems);
+    } else if (p.columnLoop) {
+      numItemsValue =
+          p.rank == 2
+              ? arith("ceildivsi", argOrConst(ArgKind::Rows, 0, 0, true),
+                      constI32(p.blockRows))
+              : constI32(1);
+    } else {
+      numItemsValue = colBlocks();
       if (p.rank == 2)
-        numBlocksValue = arith(
-            "muli", numBlocksValue,
+        numItemsValue = arith(
+            "muli", numItemsValue,
             arith("ceildivsi", argOrConst(ArgKind::Rows, 0, 0, true),
                   constI32(p.blockRows)));
-    } else {
-      numBlocksValue = constI32(numBlocks);
     }
-    blockIndex = Value{"%block", {}, "i32", false};
+    item = Value{p.columnLoop ? "%row_block" : "%block", {}, "i32", Item};
     break;
   }
   }
+  if (p.columnLoop) {
+    columnCount = colBlocks();
+    zero = constI32(0);
+    one = constI32(1);
+    for (auto [index, op] : llvm::enumerate(p.ops)) {
+      if (op.kind != OpKind::Accumulate)
+        continue;
+      accumulators.push_back(index);
+      initials.push_back(floatConstant(op.shape, op.type, op.value));
+    }
+  }
   values.resize(p.ops.size());
-  for (size_t i = 0; i < p.ops.size(); ++i)
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    if (p.ops[i].phase == 1 && phase == 0) {
+      // The column loop ends: each accumulator's next value, yielded.
+      for (auto [k, index] : llvm::enumerate(accumulators)) {
+        const Op &op = p.ops[index];
+        std::string type = typeOf(op);
+        std::string next = "%next" + std::to_string(k);
+        inner.push_back(next + " = " +
+                        (op.reduce == ReduceFn::Sum ? "arith.addf "
+                                                    : "arith.maximumf ") +
+                        "%acc" + std::to_string(k) + ", " +
+                        values[op.operands[0]].name + " : " + type);
+      }
+      phase = 1;
+    }
     emitOp(i);
+  }
 
   // The header: what the program is, and how to run and compile it.
   os << "// Generated by tile-smith --seed " << p.seed << ": rank " << p.rank
@@ -738,11 +804,18 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   os << p.blockCols << " over ";
   if (p.rank == 2)
     os << p.rows << " x ";
+  int64_t numBlocks = p.getNumBlocks();
   os << p.cols << " elements (" << numBlocks << " block"
      << (numBlocks == 1 ? "" : "s") << "), ";
+  if (p.columnLoop)
+    os << "a loop over the column blocks of each row block"
+       << (p.innerStages ? " (tile.num_stages = " +
+                               std::to_string(p.innerStages) + ")"
+                         : std::string())
+       << ", ";
   switch (p.grid) {
   case GridKind::Blocks:
-    os << "one program per block";
+    os << "one program per " << (p.columnLoop ? "row block" : "block");
     break;
   case GridKind::Blocks2D:
     os << "a 2-D grid of one program per block";
@@ -791,16 +864,63 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
       os << " {tile.divisibility = " << arg.divisibility << " : i64}";
   }
   os << ")\n    attributes {tile.num_warps = " << p.numWarps << " : i32} {\n";
-  os << prologue;
+  auto lines = [&](llvm::ArrayRef<std::string> text, llvm::StringRef indent) {
+    for (const std::string &line : text)
+      os << indent << line << "\n";
+  };
+  lines(top, "  ");
+  std::string indent = persistent ? "    " : "  ";
+  if (persistent)
+    os << "  scf.for " << item.name << " = " << programId.name << " to "
+       << numItemsValue.name << " step " << numPrograms.name << " : i32 {\n";
+  lines(before, indent);
+  if (p.columnLoop)
+    printColumnLoop(os, indent);
+  lines(after, indent);
   if (persistent) {
-    os << "  scf.for %block = " << programId.name << " to "
-       << numBlocksValue.name << " step " << numPrograms.name << " : i32 {\n"
-       << body << "  }";
+    os << "  }";
     if (p.numStages)
       os << " {tile.num_stages = " << p.numStages << " : i32}";
     os << "\n";
   }
   os << "  tile.return\n}\n";
+}
+
+void KernelPrinter::printColumnLoop(llvm::raw_ostream &os,
+                                    const std::string &indent) {
+  os << indent;
+  if (!accumulators.empty())
+    os << "%accs:" << accumulators.size() << " = ";
+  os << "scf.for %col_block = " << zero.name << " to " << columnCount.name
+     << " step " << one.name;
+  if (!accumulators.empty()) {
+    os << " iter_args(";
+    for (auto [k, index] : llvm::enumerate(accumulators)) {
+      const Op &op = p.ops[index];
+        (void)op;
+      os << (k ? ", " : "") << "%acc" << k << " = " << initials[k].name;
+    }
+    os << ")\n" << indent << "    -> (";
+    for (auto [k, index] : llvm::enumerate(accumulators))
+      os << (k ? ", " : "") << typeOf(p.ops[index]);
+    os << ")";
+  }
+  os << " : i32 {\n";
+  for (const std::string &line : inner)
+    os << indent << "  " << line << "\n";
+  if (!accumulators.empty()) {
+    os << indent << "  scf.yield ";
+    for (size_t k = 0; k < accumulators.size(); ++k)
+      os << (k ? ", " : "") << "%next" << k;
+    os << " : ";
+    for (auto [k, index] : llvm::enumerate(accumulators))
+      os << (k ? ", " : "") << typeOf(p.ops[index]);
+    os << "\n";
+  }
+  os << indent << "}";
+  if (p.innerStages)
+    os << " {tile.num_stages = " << p.innerStages << " : i32}";
+  os << "\n";
 }
 
 void smith::printKernel(const Program &program, llvm::raw_ostream &os,

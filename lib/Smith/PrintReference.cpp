@@ -85,6 +85,13 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
   os << "    g = R.Blocks(rank=" << p.rank << ", rows=" << p.rows
      << ", cols=" << p.cols << ", block_rows=" << p.blockRows
      << ", block_cols=" << p.blockCols << ")\n";
+  if (p.columnLoop) {
+    // After the column loop: the row blocks, at their first column block.
+    os << "    g1 = R.Blocks(rank=" << p.rank << ", rows=" << p.rows
+       << ", cols=" << std::min(p.cols, p.blockCols)
+       << ", block_rows=" << p.blockRows << ", block_cols=" << p.blockCols
+       << ")\n";
+  }
   for (auto [index, mask] : llvm::enumerate(p.masks)) {
     os << "    m" << index << " = dict(cut=" << quote(getName(mask.cut))
        << ", bound=" << mask.bound << ")\n";
@@ -105,6 +112,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
   };
   for (auto [index, op] : llvm::enumerate(p.ops)) {
     std::string name = (op.isCondition() ? "c" : "v") + std::to_string(index);
+    std::string g = op.phase == 1 ? "g1" : "g";
     auto operand = [&](unsigned i) {
       int value = op.operands[i];
       return (p.ops[value].isCondition() ? "c" : "v") + std::to_string(value);
@@ -112,17 +120,17 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
     os << "    ";
     switch (op.kind) {
     case OpKind::Load:
-      os << name << " = R.load(g, " << access(op);
+      os << name << " = R.load(" << g << ", " << access(op);
       if (op.hasOther)
         os << ", other=" << pythonFloat(op.value);
       os << ")\n";
       break;
     case OpKind::Param:
-      os << name << " = R.constant(g, \"scalar\", " << pythonFloat(op.value)
+      os << name << " = R.constant(" << g << ", \"scalar\", " << pythonFloat(op.value)
          << ", " << quote(getName(op.type)) << ")  # %p" << index << "\n";
       break;
     case OpKind::Constant:
-      os << name << " = R.constant(g, " << quote(getName(op.shape)) << ", "
+      os << name << " = R.constant(" << g << ", " << quote(getName(op.shape)) << ", "
          << pythonFloat(op.value) << ", " << quote(getName(op.type)) << ")\n";
       break;
     case OpKind::Unary:
@@ -144,7 +152,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
          << ")\n";
       break;
     case OpKind::Index:
-      os << name << " = R.index(g, " << quote(getName(op.shape)) << ", "
+      os << name << " = R.index(" << g << ", " << quote(getName(op.shape)) << ", "
          << quote(getName(op.index)) << ")\n";
       break;
     case OpKind::Logic:
@@ -173,12 +181,17 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       break;
     }
     case OpKind::Expand:
-      os << name << " = R.expand(g, " << operand(0) << ", "
+      os << name << " = R.expand(" << g << ", " << operand(0) << ", "
          << quote(getName(p.ops[op.operands[0]].shape)) << ", "
          << quote(getName(op.shape)) << ")\n";
       break;
+    case OpKind::Accumulate:
+      os << name << " = R.accumulate(g, " << operand(0) << ", "
+         << quote(getName(op.reduce)) << ", " << pythonFloat(op.value)
+         << ")\n";
+      break;
     case OpKind::Store:
-      os << "R.store(g, " << access(op) << ", value=" << operand(0) << ")\n";
+      os << "R.store(" << g << ", " << access(op) << ", value=" << operand(0) << ")\n";
       break;
     }
   }

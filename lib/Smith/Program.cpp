@@ -254,6 +254,8 @@ llvm::StringRef smith::getName(OpKind kind) {
     return "reduce";
   case OpKind::Expand:
     return "expand";
+  case OpKind::Accumulate:
+    return "accumulate";
   case OpKind::Store:
     return "store";
   }
@@ -315,6 +317,15 @@ bool smith::isRepresentable(double value, ElementType type) {
 // Layout
 //===----------------------------------------------------------------------===//
 
+/// The data a buffer's accesses see: in phase 1, one column block.
+static int64_t getCols(const Program &program, const Buffer &buffer) {
+  return buffer.phase == 1 ? std::min(program.cols, program.blockCols)
+                           : program.cols;
+}
+static int64_t getColBlocks(const Program &program, const Buffer &buffer) {
+  return buffer.phase == 1 ? 1 : program.getColBlocks();
+}
+
 int64_t smith::getBufferHeight(const Program &program, const Buffer &buffer) {
   switch (buffer.shape) {
   case Shape::Tile:
@@ -331,10 +342,10 @@ int64_t smith::getBufferWidth(const Program &program, const Buffer &buffer) {
   switch (buffer.shape) {
   case Shape::Tile:
   case Shape::Cols:
-    return program.cols;
+    return getCols(program, buffer);
   case Shape::Rows:
   case Shape::Scalar:
-    return program.getColBlocks();
+    return getColBlocks(program, buffer);
   }
   llvm_unreachable("unknown shape");
 }
@@ -465,7 +476,7 @@ std::string smith::getSpecialization(const Program &program) {
 std::string smith::getGrid(const Program &program) {
   switch (program.grid) {
   case GridKind::Blocks:
-    return std::to_string(program.getNumBlocks());
+    return std::to_string(program.getNumWorkItems());
   case GridKind::Blocks2D:
     return std::to_string(program.getColBlocks()) + "," +
            std::to_string(program.getRowBlocks());
@@ -497,9 +508,11 @@ static bool cutFits(CutKind cut, Shape shape, unsigned rank) {
 
 /// Whether the blocks cover the data exactly along the dimensions of
 /// `shape`, so that an access without a mask stays in bounds.
-static bool coversExactly(const Program &program, Shape shape) {
+static bool coversExactly(const Program &program, Shape shape, int phase) {
+  int64_t cols =
+      phase == 1 ? std::min(program.cols, program.blockCols) : program.cols;
   bool rowsExact = program.rows % program.blockRows == 0;
-  bool colsExact = program.cols % program.blockCols == 0;
+  bool colsExact = cols % program.blockCols == 0;
   switch (shape) {
   case Shape::Tile:
     return rowsExact && colsExact;
@@ -527,8 +540,9 @@ std::string smith::verifyProgram(const Program &program) {
     return "tile too large";
   if (program.rows < 1 || program.cols < 1)
     return "empty data";
-  if (program.grid == GridKind::Blocks2D && program.rank != 2)
-    return "a 2-D grid needs rank 2";
+  if (program.grid == GridKind::Blocks2D &&
+      (program.rank != 2 || program.columnLoop))
+    return "a 2-D grid needs rank 2 and no column loop";
   if (program.programs < 1)
     return "no programs";
   if (!llvm::isPowerOf2_64(program.numWarps) || program.numWarps > 32)
@@ -546,11 +560,26 @@ std::string smith::verifyProgram(const Program &program) {
       return "buffer too large";
   }
   int numStores = 0;
+  int lastPhase = 0;
   for (auto [index, op] : llvm::enumerate(program.ops)) {
     auto bad = [&](llvm::StringRef what) {
       os << "op " << index << " (" << getName(op.kind) << "): " << what;
       return message;
     };
+    if (op.phase < 0 || op.phase > 1 || (op.phase == 1 && !program.columnLoop))
+      return bad("phase 1 needs a column loop");
+    if (op.phase < lastPhase)
+      return bad("a phase-0 operation after phase 1");
+    lastPhase = op.phase;
+    for (int operand : op.operands) {
+      if (operand < 0 || operand >= static_cast<int>(index))
+        continue;
+      int expected = op.kind == OpKind::Accumulate ? 0 : op.phase;
+      if (program.ops[operand].phase != expected)
+        return bad(op.kind == OpKind::Accumulate
+                       ? "accumulates a value after the column loop"
+                       : "uses a value of the other phase");
+    }
     if (program.rank == 1 &&
         (op.shape == Shape::Rows || op.shape == Shape::Cols))
       return bad("rows and columns in a rank-1 program");
@@ -587,7 +616,9 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("no such mask");
       if (op.shape == Shape::Scalar && op.mask >= 0)
         return bad("scalar accesses are not masked");
-      if (op.mask < 0 && !coversExactly(program, op.shape))
+      if (buffer.phase != op.phase)
+        return bad("accesses a buffer of the other phase");
+      if (op.mask < 0 && !coversExactly(program, op.shape, op.phase))
         return bad("unmasked access past the data");
       if (op.mask >= 0 &&
           !cutFits(program.masks[op.mask].cut, op.shape, program.rank))
@@ -680,6 +711,13 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("reduction between these shapes");
       break;
     }
+    case OpKind::Accumulate:
+      if (!expect(1) || !sameAsResult(0) || op.phase != 1)
+        return bad("accumulates a value of another shape or type");
+      if (!isRepresentable(op.value, op.type) && op.value != 0 &&
+          !(std::isinf(op.value) && op.reduce == ReduceFn::Max))
+        return bad("start value not representable");
+      break;
     case OpKind::Expand: {
       if (!expect(1) || !isFloat(0) || operand(0).type != op.type)
         return bad("expands a value of another type");

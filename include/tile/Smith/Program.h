@@ -18,6 +18,15 @@
 // into its output buffers under masks. Every block writes elements of its
 // own, so the result does not depend on the order in which blocks run.
 //
+// A program may also loop over the column blocks of each row block
+// (`columnLoop`, as online softmax walks a row): the grid (or the persistent
+// loop) covers row blocks, and an inner scf.for walks their column blocks,
+// carrying accumulators (`Accumulate`: a sum or a maximum of a value over
+// the column blocks) in its iter_args. Operations then come in two phases:
+// phase 0 computes a block inside the inner loop, phase 1 computes a row
+// block after it, from the accumulators and from loads of the row block's
+// first column block (bj = 0).
+//
 // Values have one of four shapes relative to a block (`Shape`): the block's
 // tile, one element per row or per column of it (what a reduction along an
 // axis leaves), or a scalar. A buffer holds values of one shape, indexed by
@@ -195,6 +204,9 @@ enum class OpKind {
   Reduce,
   /// A value widened to a larger shape (splat, expand_dims + broadcast).
   Expand,
+  /// The sum or maximum (`reduce`) of a phase-0 value over the column
+  /// blocks, starting from `value`: an iter_arg of the column loop.
+  Accumulate,
   /// A store into an output buffer (no result).
   Store,
 };
@@ -230,6 +242,9 @@ struct Buffer {
   bool pointerHint = false;
   /// Inputs: the values are uniform in [lo, hi], rounded to `type`.
   double lo = -1, hi = 1;
+  /// The phase of the operations that access it: a phase-1 buffer is
+  /// indexed as if the data had one column block.
+  int phase = 0;
 };
 
 /// An operation of the block's computation. Operation i defines value i
@@ -259,6 +274,9 @@ struct Op {
   bool hasOther = false;
   /// Reduce: the axis.
   int axis = 0;
+  /// With a column loop: 0 inside it (per block), 1 after it (per row
+  /// block).
+  int phase = 0;
 
   bool isCondition() const {
     return kind == OpKind::Compare || kind == OpKind::Index ||
@@ -283,6 +301,10 @@ struct Program {
   int64_t numWarps = 4;
   /// M and N are kernel arguments (else constants).
   bool sizesAreArgs = true;
+  /// An inner loop over the column blocks (see above), and its
+  /// tile.num_stages (0: none).
+  bool columnLoop = false;
+  int64_t innerStages = 0;
   /// Some input elements are inf, -inf or NaN.
   bool specials = false;
   std::vector<Buffer> buffers;
@@ -296,6 +318,10 @@ struct Program {
     return (cols + blockCols - 1) / blockCols;
   }
   int64_t getNumBlocks() const { return getRowBlocks() * getColBlocks(); }
+  /// What the grid covers: blocks, or row blocks with a column loop.
+  int64_t getNumWorkItems() const {
+    return columnLoop ? getRowBlocks() : getNumBlocks();
+  }
 };
 
 //===----------------------------------------------------------------------===//
