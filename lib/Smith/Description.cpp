@@ -214,15 +214,15 @@ static const CutKind allCuts[] = {CutKind::None, CutKind::ColsBelow,
 static const Addressing allAddressings[] = {
     Addressing::Global, Addressing::Global64, Addressing::BlockBase};
 static const UnaryFn allUnary[] = {
-    UnaryFn::Neg,   UnaryFn::Abs,   UnaryFn::Exp,   UnaryFn::MathExp,
-    UnaryFn::Exp2,  UnaryFn::Log,   UnaryFn::Log2,  UnaryFn::Log1p,
-    UnaryFn::Expm1, UnaryFn::Sqrt,  UnaryFn::Rsqrt, UnaryFn::Tanh,
-    UnaryFn::Sin,   UnaryFn::Cos,   UnaryFn::Erf,   UnaryFn::Atan,
+    UnaryFn::Neg,   UnaryFn::Abs,  UnaryFn::Exp,   UnaryFn::MathExp,
+    UnaryFn::Exp2,  UnaryFn::Log,  UnaryFn::Log2,  UnaryFn::Log1p,
+    UnaryFn::Expm1, UnaryFn::Sqrt, UnaryFn::Rsqrt, UnaryFn::Tanh,
+    UnaryFn::Sin,   UnaryFn::Cos,  UnaryFn::Erf,   UnaryFn::Atan,
     UnaryFn::Floor, UnaryFn::Ceil};
 static const BinaryFn allBinary[] = {
-    BinaryFn::Add,    BinaryFn::Sub,    BinaryFn::Mul,     BinaryFn::Div,
+    BinaryFn::Add,     BinaryFn::Sub,     BinaryFn::Mul,    BinaryFn::Div,
     BinaryFn::Maximum, BinaryFn::Minimum, BinaryFn::MaxNum, BinaryFn::MinNum,
-    BinaryFn::Rem,    BinaryFn::Copysign};
+    BinaryFn::Rem,     BinaryFn::Copysign};
 static const ReduceFn allReduce[] = {ReduceFn::Sum, ReduceFn::Max};
 static const Predicate allPredicates[] = {Predicate::OLT, Predicate::OLE,
                                           Predicate::OGT, Predicate::OGE,
@@ -234,9 +234,9 @@ static const CastStyle allCasts[] = {CastStyle::TileCast, CastStyle::Arith};
 static const ExpandStyle allExpands[] = {ExpandStyle::Direct,
                                          ExpandStyle::ViaVector};
 static const OpKind allKinds[] = {
-    OpKind::Load,  OpKind::Param,  OpKind::Constant, OpKind::Unary,
-    OpKind::Binary, OpKind::Fma,   OpKind::Compare,  OpKind::Index,
-    OpKind::Logic, OpKind::Select, OpKind::Cast,     OpKind::Reduce,
+    OpKind::Load,   OpKind::Param,      OpKind::Constant, OpKind::Unary,
+    OpKind::Binary, OpKind::Fma,        OpKind::Compare,  OpKind::Index,
+    OpKind::Logic,  OpKind::Select,     OpKind::Cast,     OpKind::Reduce,
     OpKind::Expand, OpKind::Accumulate, OpKind::Store};
 
 llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {

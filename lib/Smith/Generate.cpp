@@ -254,9 +254,9 @@ void Generator::chooseGeometry() {
   if (p.rank == 1 || p.columnLoop)
     p.grid = rng.chance(0.5) ? GridKind::Blocks : GridKind::Persistent;
   else
-    p.grid = std::array<GridKind, 3>{GridKind::Blocks, GridKind::Blocks2D,
-                                     GridKind::Persistent}[rng.weighted(
-        {3, 3, 4})];
+    p.grid =
+        std::array<GridKind, 3>{GridKind::Blocks, GridKind::Blocks2D,
+                                GridKind::Persistent}[rng.weighted({3, 3, 4})];
   p.programs = rng.range(1, p.getNumWorkItems() + 2);
   p.numStages = std::array<int64_t, 4>{0, 1, 2, 3}[rng.weighted({1, 1, 3, 1})];
   if (p.columnLoop)
@@ -304,8 +304,8 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
   buffer.layoutIsArgs = rng.chance(0.5);
   buffer.pointerHint = rng.chance(0.6);
   static const std::pair<double, double> intervals[] = {
-      {-1, 1},  {-2, 2},      {-4, 4}, {0, 1},      {0.5, 2},
-      {1, 4},   {-8, 8},      {-0.5, 0.5}, {0.25, 4}, {-3, 1}};
+      {-1, 1}, {-2, 2}, {-4, 4},     {0, 1},    {0.5, 2},
+      {1, 4},  {-8, 8}, {-0.5, 0.5}, {0.25, 4}, {-3, 1}};
   auto [lo, hi] = intervals[rng.range(0, std::size(intervals) - 1)];
   buffer.lo = lo;
   buffer.hi = hi;
@@ -420,9 +420,9 @@ int Generator::addLoad(Shape shape) {
   op.type = buffer.type;
   op.buffer = static_cast<int>(program.buffers.size() - 1);
   op.mask = chooseMask(shape);
-  op.addressing = std::array<Addressing, 3>{
-      Addressing::Global, Addressing::Global64,
-      Addressing::BlockBase}[rng.weighted({4, 1, 3})];
+  op.addressing =
+      std::array<Addressing, 3>{Addressing::Global, Addressing::Global64,
+                                Addressing::BlockBase}[rng.weighted({4, 1, 3})];
   Range range{buffer.lo, buffer.hi, true, 0};
   if (op.mask >= 0) {
     op.hasOther = rng.chance(0.75);
@@ -459,8 +459,8 @@ void Generator::chooseOutputs(int least, int most,
       cast.operands = {value};
       bool arith = type == ElementType::F32 ||
                    program.ops[value].type == ElementType::F32;
-      cast.cast = arith && rng.chance(0.5) ? CastStyle::Arith
-                                            : CastStyle::TileCast;
+      cast.cast =
+          arith && rng.chance(0.5) ? CastStyle::Arith : CastStyle::TileCast;
       Range range = ranges[value];
       ++range.depth;
       value = add(cast, range);
@@ -586,18 +586,17 @@ int Generator::makeCondition(Shape shape, int depth) {
     conds = {IndexCond::OddRow};
   // Compare a value, exact ones preferably: their outcome does not depend
   // on rounding.
-  int value = pickValue([&](int i) {
-    return program.ops[i].shape == shape && ranges[i].exact;
-  });
+  int value = pickValue(
+      [&](int i) { return program.ops[i].shape == shape && ranges[i].exact; });
   if (value < 0 || rng.chance(0.2))
     value = pickValue([&](int i) { return program.ops[i].shape == shape; });
   if (value >= 0 && (conds.empty() || rng.chance(0.7))) {
     Op op;
     op.kind = OpKind::Compare;
     op.shape = shape;
-    op.predicate = rng.pick<Predicate>({Predicate::OLT, Predicate::OLE,
-                                        Predicate::OGT, Predicate::OGE,
-                                        Predicate::UNE, Predicate::ULT});
+    op.predicate =
+        rng.pick<Predicate>({Predicate::OLT, Predicate::OLE, Predicate::OGT,
+                             Predicate::OGE, Predicate::UNE, Predicate::ULT});
     op.operands = {value};
     if (rng.chance(0.25)) {
       // Against another value: lanes where the two are close may go either
@@ -770,11 +769,10 @@ bool Generator::makeBinary() {
   if (rng.chance(0.3))
     std::swap(a, b);
   Range ra = ranges[a], rb = ranges[b];
-  std::vector<BinaryFn> fns = {BinaryFn::Add,     BinaryFn::Add,
-                               BinaryFn::Sub,     BinaryFn::Sub,
-                               BinaryFn::Mul,     BinaryFn::Mul,
-                               BinaryFn::Maximum, BinaryFn::Minimum,
-                               BinaryFn::MaxNum,  BinaryFn::MinNum};
+  std::vector<BinaryFn> fns = {
+      BinaryFn::Add,    BinaryFn::Add,   BinaryFn::Sub,     BinaryFn::Sub,
+      BinaryFn::Mul,    BinaryFn::Mul,   BinaryFn::Maximum, BinaryFn::Minimum,
+      BinaryFn::MaxNum, BinaryFn::MinNum};
   bool divisorAway = rb.lo >= 0.25 || rb.hi <= -0.25;
   if (divisorAway)
     fns.insert(fns.end(), {BinaryFn::Div, BinaryFn::Div});
@@ -805,18 +803,17 @@ bool Generator::makeBinary() {
     std::tie(out.lo, out.hi) = products(ra.lo, ra.hi, rb.lo, rb.hi);
     break;
   case BinaryFn::Div:
-    std::tie(out.lo, out.hi) =
-        products(ra.lo, ra.hi, 1 / rb.hi, 1 / rb.lo);
+    std::tie(out.lo, out.hi) = products(ra.lo, ra.hi, 1 / rb.hi, 1 / rb.lo);
     break;
   case BinaryFn::Maximum:
   case BinaryFn::MaxNum:
-    out = {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi),
-           ra.exact && rb.exact, out.depth};
+    out = {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi), ra.exact && rb.exact,
+           out.depth};
     break;
   case BinaryFn::Minimum:
   case BinaryFn::MinNum:
-    out = {std::min(ra.lo, rb.lo), std::min(ra.hi, rb.hi),
-           ra.exact && rb.exact, out.depth};
+    out = {std::min(ra.lo, rb.lo), std::min(ra.hi, rb.hi), ra.exact && rb.exact,
+           out.depth};
     break;
   case BinaryFn::Rem: {
     double bound = std::min(std::max(std::fabs(ra.lo), std::fabs(ra.hi)),
@@ -906,8 +903,8 @@ bool Generator::makeCast() {
 }
 
 bool Generator::makeReduce() {
-  int x = pickValue(
-      [&](int i) { return program.ops[i].shape != Shape::Scalar; });
+  int x =
+      pickValue([&](int i) { return program.ops[i].shape != Shape::Scalar; });
   if (x < 0)
     return false;
   Op op;
@@ -937,8 +934,7 @@ bool Generator::makeReduce() {
 }
 
 bool Generator::makeExpand() {
-  int x = pickValue(
-      [&](int i) { return program.ops[i].shape != Shape::Tile; });
+  int x = pickValue([&](int i) { return program.ops[i].shape != Shape::Tile; });
   if (x < 0)
     return false;
   Shape from = program.ops[x].shape;
@@ -947,10 +943,9 @@ bool Generator::makeExpand() {
   op.type = program.ops[x].type;
   op.operands = {x};
   if (from == Shape::Scalar) {
-    op.shape = program.rank == 2
-                   ? rng.pick<Shape>({Shape::Tile, Shape::Tile, Shape::Rows,
-                                      Shape::Cols})
-                   : Shape::Tile;
+    op.shape = program.rank == 2 ? rng.pick<Shape>({Shape::Tile, Shape::Tile,
+                                                    Shape::Rows, Shape::Cols})
+                                 : Shape::Tile;
     if (op.shape == Shape::Tile && program.rank == 2 && rng.chance(0.3))
       op.expand = ExpandStyle::ViaVector;
   } else {
@@ -994,17 +989,16 @@ bool Generator::makeSoftmax() {
   }
   if (x < 0)
     x = pickValue([&](int i) {
-      return program.ops[i].shape == Shape::Tile && fits(ranges[i].lo,
-                                                         ranges[i].hi);
+      return program.ops[i].shape == Shape::Tile &&
+             fits(ranges[i].lo, ranges[i].hi);
     });
   if (x < 0)
     return false;
   ElementType type = program.ops[x].type;
   Range in = ranges[x];
   int axis = program.rank == 2 && rng.chance(0.3) ? 0 : program.rank - 1;
-  Shape reduced = program.rank == 1
-                      ? Shape::Scalar
-                      : (axis == 1 ? Shape::Rows : Shape::Cols);
+  Shape reduced = program.rank == 1 ? Shape::Scalar
+                                    : (axis == 1 ? Shape::Rows : Shape::Cols);
   double n = static_cast<double>(lengthAlong(Shape::Tile, axis));
   auto op = [&](OpKind kind, Shape shape, std::vector<int> operands) {
     Op o;

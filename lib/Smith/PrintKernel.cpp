@@ -43,8 +43,7 @@ struct Value {
   bool isScalar() const { return dims.empty(); }
 };
 
-std::string getTypeText(llvm::ArrayRef<int64_t> dims,
-                        llvm::StringRef element) {
+std::string getTypeText(llvm::ArrayRef<int64_t> dims, llvm::StringRef element) {
   if (dims.empty())
     return element.str();
   std::string text = "tensor<";
@@ -59,9 +58,9 @@ std::string getTypeText(const Value &value) {
 
 std::string formatFloat(double value, ElementType type) {
   if (std::isnan(value))
-    return type == ElementType::F32 ? "0x7FC00000"
-                                    : (type == ElementType::F16 ? "0x7E00"
-                                                                : "0x7FC0");
+    return type == ElementType::F32
+               ? "0x7FC00000"
+               : (type == ElementType::F16 ? "0x7E00" : "0x7FC0");
   if (std::isinf(value)) {
     bool negative = value < 0;
     switch (type) {
@@ -213,9 +212,8 @@ Value KernelPrinter::toDims(const Value &value, llvm::ArrayRef<int64_t> dims) {
 
 Value KernelPrinter::widen(const Value &value, int axis) {
   std::vector<int64_t> tile = getDims(Shape::Tile);
-  std::vector<int64_t> expanded =
-      axis == 1 ? std::vector<int64_t>{tile[0], 1}
-                : std::vector<int64_t>{1, tile[1]};
+  std::vector<int64_t> expanded = axis == 1 ? std::vector<int64_t>{tile[0], 1}
+                                            : std::vector<int64_t>{1, tile[1]};
   Value e = define("e", expanded, value.element, value.level,
                    "tile.expand_dims " + value.name + " axis " +
                        std::to_string(axis) + " : " + getTypeText(value) +
@@ -229,8 +227,8 @@ Value KernelPrinter::widen(const Value &value, int axis) {
 
 Value KernelPrinter::arith(llvm::StringRef op, const Value &lhs,
                            const Value &rhs) {
-  std::vector<int64_t> dims = lhs.dims.size() >= rhs.dims.size() ? lhs.dims
-                                                                  : rhs.dims;
+  std::vector<int64_t> dims =
+      lhs.dims.size() >= rhs.dims.size() ? lhs.dims : rhs.dims;
   Value a = lhs.isScalar() && !dims.empty() ? splat(lhs, dims) : lhs;
   Value b = rhs.isScalar() && !dims.empty() ? splat(rhs, dims) : rhs;
   std::string text = ("arith." + op + " ").str() + a.name + ", " + b.name +
@@ -241,8 +239,8 @@ Value KernelPrinter::arith(llvm::StringRef op, const Value &lhs,
 
 Value KernelPrinter::compare(llvm::StringRef predicate, const Value &lhs,
                              const Value &rhs) {
-  std::vector<int64_t> dims = lhs.dims.size() >= rhs.dims.size() ? lhs.dims
-                                                                  : rhs.dims;
+  std::vector<int64_t> dims =
+      lhs.dims.size() >= rhs.dims.size() ? lhs.dims : rhs.dims;
   Value a = toDims(lhs, dims), b = toDims(rhs, dims);
   std::string text = ("arith.cmpi " + predicate + ", ").str() + a.name + ", " +
                      b.name + " : " + getTypeText(a);
@@ -422,11 +420,11 @@ Value KernelPrinter::pointers(const Op &op) {
                   key);
   std::string offsetType = "i32";
   if (op.addressing == Addressing::Global64) {
-    offsets = define("wide", dims, "i64", offsets->level,
-                     "arith.extsi " + offsets->name + " : " +
-                         getTypeText(*offsets) + " to " +
-                         getTypeText(dims, "i64"),
-                     "extsi:" + offsets->name);
+    offsets =
+        define("wide", dims, "i64", offsets->level,
+               "arith.extsi " + offsets->name + " : " + getTypeText(*offsets) +
+                   " to " + getTypeText(dims, "i64"),
+               "extsi:" + offsets->name);
     offsetType = "i64";
   }
   Value starts = splat(start, dims);
@@ -484,10 +482,10 @@ Value KernelPrinter::floatConstant(Shape shape, ElementType type,
   std::vector<int64_t> dims = getDims(shape);
   std::string element = getName(type).str();
   std::string literal = formatFloat(value, type);
-  std::string text =
-      dims.empty() ? "arith.constant " + literal + " : " + element
-                   : "arith.constant dense<" + literal + "> : " +
-                         getTypeText(dims, element);
+  std::string text = dims.empty()
+                         ? "arith.constant " + literal + " : " + element
+                         : "arith.constant dense<" + literal +
+                               "> : " + getTypeText(dims, element);
   return define("cst", dims, element, Top, text, text);
 }
 
@@ -603,7 +601,8 @@ void KernelPrinter::emitOp(size_t index) {
   }
   case OpKind::Param:
     for (const Arg &arg : args)
-      if (arg.kind == ArgKind::FloatParam && arg.index == static_cast<int>(index))
+      if (arg.kind == ArgKind::FloatParam &&
+          arg.index == static_cast<int>(index))
         values[index] = Value{"%" + arg.name, {}, element, Top};
     return;
   case OpKind::Constant: {
@@ -694,17 +693,16 @@ void KernelPrinter::emitOp(size_t index) {
       x = v;
     }
     if (x.isScalar()) {
-      result("tile.splat " + x.name + " : " + element + " -> " + type,
-             element);
+      result("tile.splat " + x.name + " : " + element + " -> " + type, element);
       return;
     }
     // A row ([BM], axis 1) or a column ([BN], axis 0) to the tile.
     bool isRow = p.ops[op.operands[0]].shape == Shape::Rows ||
                  op.expand == ExpandStyle::ViaVector;
     int axis = isRow ? 1 : 0;
-    std::vector<int64_t> expanded =
-        isRow ? std::vector<int64_t>{p.blockRows, 1}
-              : std::vector<int64_t>{1, p.blockCols};
+    std::vector<int64_t> expanded = isRow
+                                        ? std::vector<int64_t>{p.blockRows, 1}
+                                        : std::vector<int64_t>{1, p.blockCols};
     Value e = define("e", expanded, element, level,
                      "tile.expand_dims " + x.name + " axis " +
                          std::to_string(axis) + " : " + getTypeText(x) +
@@ -742,25 +740,23 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   case GridKind::Blocks2D:
     break;
   case GridKind::Persistent: {
-    programId = define("pid", {}, "i32", Top, "tile.program_id x : i32",
-                       "pid");
-    numPrograms = define("nprog", {}, "i32", Top, "tile.num_programs x : i32",
-                         "nprog");
+    programId = define("pid", {}, "i32", Top, "tile.program_id x : i32", "pid");
+    numPrograms =
+        define("nprog", {}, "i32", Top, "tile.num_programs x : i32", "nprog");
     if (!p.sizesAreArgs) {
       numItemsValue = constI32(numItems);
     } else if (p.columnLoop) {
-      numItemsValue =
-          p.rank == 2
-              ? arith("ceildivsi", argOrConst(ArgKind::Rows, 0, 0, true),
-                      constI32(p.blockRows))
-              : constI32(1);
+      numItemsValue = p.rank == 2 ? arith("ceildivsi",
+                                          argOrConst(ArgKind::Rows, 0, 0, true),
+                                          constI32(p.blockRows))
+                                  : constI32(1);
     } else {
       numItemsValue = colBlocks();
       if (p.rank == 2)
-        numItemsValue = arith(
-            "muli", numItemsValue,
-            arith("ceildivsi", argOrConst(ArgKind::Rows, 0, 0, true),
-                  constI32(p.blockRows)));
+        numItemsValue =
+            arith("muli", numItemsValue,
+                  arith("ceildivsi", argOrConst(ArgKind::Rows, 0, 0, true),
+                        constI32(p.blockRows)));
     }
     item = Value{p.columnLoop ? "%row_block" : "%block", {}, "i32", Item};
     break;
@@ -785,11 +781,11 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
         const Op &op = p.ops[index];
         std::string type = typeOf(op);
         std::string next = "%next" + std::to_string(k);
-        inner.push_back(next + " = " +
-                        (op.reduce == ReduceFn::Sum ? "arith.addf "
-                                                    : "arith.maximumf ") +
-                        "%acc" + std::to_string(k) + ", " +
-                        values[op.operands[0]].name + " : " + type);
+        inner.push_back(
+            next + " = " +
+            (op.reduce == ReduceFn::Sum ? "arith.addf " : "arith.maximumf ") +
+            "%acc" + std::to_string(k) + ", " + values[op.operands[0]].name +
+            " : " + type);
       }
       phase = 1;
     }
@@ -809,9 +805,9 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
      << (numBlocks == 1 ? "" : "s") << "), ";
   if (p.columnLoop)
     os << "a loop over the column blocks of each row block"
-       << (p.innerStages ? " (tile.num_stages = " +
-                               std::to_string(p.innerStages) + ")"
-                         : std::string())
+       << (p.innerStages
+               ? " (tile.num_stages = " + std::to_string(p.innerStages) + ")"
+               : std::string())
        << ", ";
   switch (p.grid) {
   case GridKind::Blocks:
@@ -837,8 +833,8 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
     os << " \\\n//     --arg ";
     if (arg.kind == ArgKind::Pointer) {
       const Buffer &buffer = p.buffers[arg.index];
-      os << "'" << getName(buffer.type) << "["
-         << getBufferSize(p, buffer) << "]=@arg" << arg.index << ".npy'";
+      os << "'" << getName(buffer.type) << "[" << getBufferSize(p, buffer)
+         << "]=@arg" << arg.index << ".npy'";
     } else if (arg.kind == ArgKind::FloatParam) {
       os << arg.type << "=" << llvm::format("%.9g", arg.value);
     } else {
@@ -897,7 +893,7 @@ void KernelPrinter::printColumnLoop(llvm::raw_ostream &os,
     os << " iter_args(";
     for (auto [k, index] : llvm::enumerate(accumulators)) {
       const Op &op = p.ops[index];
-        (void)op;
+      (void)op;
       os << (k ? ", " : "") << "%acc" << k << " = " << initials[k].name;
     }
     os << ")\n" << indent << "    -> (";

@@ -53,8 +53,8 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
     switch (arg.kind) {
     case ArgKind::Pointer: {
       const Buffer &buffer = p.buffers[arg.index];
-      os << "{\"buffer\": " << arg.index << ", \"type\": "
-         << quote(getName(buffer.type))
+      os << "{\"buffer\": " << arg.index
+         << ", \"type\": " << quote(getName(buffer.type))
          << ", \"size\": " << getBufferSize(p, buffer)
          << ", \"output\": " << (buffer.isOutput ? "True" : "False")
          << ", \"lo\": " << pythonFloat(buffer.lo)
@@ -126,12 +126,14 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       os << ")\n";
       break;
     case OpKind::Param:
-      os << name << " = R.constant(" << g << ", \"scalar\", " << pythonFloat(op.value)
-         << ", " << quote(getName(op.type)) << ")  # %p" << index << "\n";
+      os << name << " = R.constant(" << g << ", \"scalar\", "
+         << pythonFloat(op.value) << ", " << quote(getName(op.type))
+         << ")  # %p" << index << "\n";
       break;
     case OpKind::Constant:
-      os << name << " = R.constant(" << g << ", " << quote(getName(op.shape)) << ", "
-         << pythonFloat(op.value) << ", " << quote(getName(op.type)) << ")\n";
+      os << name << " = R.constant(" << g << ", " << quote(getName(op.shape))
+         << ", " << pythonFloat(op.value) << ", " << quote(getName(op.type))
+         << ")\n";
       break;
     case OpKind::Unary:
       os << name << " = R.unary(" << quote(getName(op.unary)) << ", "
@@ -152,8 +154,8 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
          << ")\n";
       break;
     case OpKind::Index:
-      os << name << " = R.index(" << g << ", " << quote(getName(op.shape)) << ", "
-         << quote(getName(op.index)) << ")\n";
+      os << name << " = R.index(" << g << ", " << quote(getName(op.shape))
+         << ", " << quote(getName(op.index)) << ")\n";
       break;
     case OpKind::Logic:
       os << name << " = R.logic(" << quote(getName(op.logic)) << ", "
@@ -171,10 +173,10 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       // The depth of the kernel's summation tree: registers and lanes in a
       // tree, the partials of the warps one after another.
       const Op &x = p.ops[op.operands[0]];
-      int64_t length = x.shape == Shape::Tile && p.rank == 2 && op.axis == 0
-                           ? p.blockRows
-                           : (x.shape == Shape::Rows ? p.blockRows
-                                                     : p.blockCols);
+      int64_t length =
+          x.shape == Shape::Tile && p.rank == 2 && op.axis == 0
+              ? p.blockRows
+              : (x.shape == Shape::Rows ? p.blockRows : p.blockCols);
       int64_t depth = llvm::Log2_64_Ceil(length) + p.numWarps + 2;
       os << name << " = R.reduce(" << quote(getName(op.reduce)) << ", "
          << operand(0) << ", axis=" << op.axis << ", depth=" << depth << ")\n";
@@ -187,11 +189,11 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Accumulate:
       os << name << " = R.accumulate(g, " << operand(0) << ", "
-         << quote(getName(op.reduce)) << ", " << pythonFloat(op.value)
-         << ")\n";
+         << quote(getName(op.reduce)) << ", " << pythonFloat(op.value) << ")\n";
       break;
     case OpKind::Store:
-      os << "R.store(" << g << ", " << access(op) << ", value=" << operand(0) << ")\n";
+      os << "R.store(" << g << ", " << access(op) << ", value=" << operand(0)
+         << ")\n";
       break;
     }
   }

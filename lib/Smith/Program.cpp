@@ -375,8 +375,7 @@ int64_t smith::getBufferSize(const Program &program, const Buffer &buffer) {
          (getBufferHeight(program, buffer) - 1) *
              getRowStride(program, buffer) +
          (getBufferWidth(program, buffer) - 1) * getColStride(program, buffer) +
-         1 +
-         buffer.tailPad;
+         1 + buffer.tailPad;
 }
 
 /// The divisibility the runtime promises for an integer argument: the
@@ -461,9 +460,9 @@ std::string smith::getSpecialization(const Program &program) {
     case ArgKind::RowStride:
     case ArgKind::ColStride:
     case ArgKind::MaskBound:
-      divisibility = std::max(
-          arg.divisibility,
-          getRuntimeDivisibility(static_cast<int64_t>(arg.value)));
+      divisibility =
+          std::max(arg.divisibility,
+                   getRuntimeDivisibility(static_cast<int64_t>(arg.value)));
       break;
     }
     if (!text.empty())
@@ -603,7 +602,8 @@ std::string smith::verifyProgram(const Program &program) {
       bool isStore = op.kind == OpKind::Store;
       if (!expect(isStore ? 1 : 0))
         return bad("wrong number of operands");
-      if (op.buffer < 0 || op.buffer >= static_cast<int>(program.buffers.size()))
+      if (op.buffer < 0 ||
+          op.buffer >= static_cast<int>(program.buffers.size()))
         return bad("no such buffer");
       const Buffer &buffer = program.buffers[op.buffer];
       if (buffer.isOutput != isStore)
@@ -625,8 +625,8 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("mask does not fit the shape");
       if (op.hasOther && op.mask < 0)
         return bad("'other' without a mask");
-      if (op.hasOther && !isRepresentable(op.value, op.type) &&
-          op.value != 0 && !std::isinf(op.value))
+      if (op.hasOther && !isRepresentable(op.value, op.type) && op.value != 0 &&
+          !std::isinf(op.value))
         return bad("'other' not representable");
       if (isStore)
         ++numStores;
@@ -722,9 +722,9 @@ std::string smith::verifyProgram(const Program &program) {
       if (!expect(1) || !isFloat(0) || operand(0).type != op.type)
         return bad("expands a value of another type");
       Shape from = operand(0).shape;
-      bool ok = from == Shape::Scalar ? op.shape != Shape::Scalar
-                                      : from != Shape::Tile &&
-                                            op.shape == Shape::Tile;
+      bool ok = from == Shape::Scalar
+                    ? op.shape != Shape::Scalar
+                    : from != Shape::Tile && op.shape == Shape::Tile;
       if (!ok)
         return bad("expansion between these shapes");
       if (op.expand == ExpandStyle::ViaVector &&

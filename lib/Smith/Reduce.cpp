@@ -249,9 +249,9 @@ std::optional<Program> smith::getSimplification(const Program &program,
     const Buffer &buffer = p.buffers[b];
     auto field = [&](bool applies, auto set) {
       return applies && offers.offer([&](Program &q) {
-               set(q.buffers[b]);
-               return true;
-             });
+        set(q.buffers[b]);
+        return true;
+      });
     };
     if (field(buffer.layoutIsArgs, [](Buffer &x) { x.layoutIsArgs = false; }) ||
         field(buffer.offset != 0, [](Buffer &x) { x.offset = 0; }) ||

@@ -41,19 +41,19 @@ static cl::opt<int> simplify(
     cl::desc("Print the K-th one-step simplification of the program instead "
              "(from 0; exit status 2 when there are no more)"),
     cl::value_desc("K"), cl::init(-1), cl::cat(category));
-static cl::opt<std::string> outputDir(
-    "o",
-    cl::desc("Write DIR/kernel.mlir, DIR/ref.py and DIR/program.json "
-             "(the directory is made)"),
-    cl::value_desc("DIR"), cl::cat(category));
-static cl::opt<What> print(
-    "print", cl::desc("Without -o, what to print (default: the kernel)"),
-    cl::values(clEnumValN(What::Kernel, "kernel", "the kernel file"),
-               clEnumValN(What::Reference, "reference",
-                          "the NumPy reference (ref.py)"),
-               clEnumValN(What::Description, "description",
-                          "the program's description (program.json)")),
-    cl::init(What::Kernel), cl::cat(category));
+static cl::opt<std::string>
+    outputDir("o",
+              cl::desc("Write DIR/kernel.mlir, DIR/ref.py and DIR/program.json "
+                       "(the directory is made)"),
+              cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<What>
+    print("print", cl::desc("Without -o, what to print (default: the kernel)"),
+          cl::values(clEnumValN(What::Kernel, "kernel", "the kernel file"),
+                     clEnumValN(What::Reference, "reference",
+                                "the NumPy reference (ref.py)"),
+                     clEnumValN(What::Description, "description",
+                                "the program's description (program.json)")),
+          cl::init(What::Kernel), cl::cat(category));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tile-smith") << message << "\n";
@@ -138,9 +138,8 @@ int main(int argc, char **argv) {
                  [&](llvm::raw_ostream &os) { printKernel(program, os); }) ||
       !writeFile(path("ref.py"),
                  [&](llvm::raw_ostream &os) { printReference(program, os); }) ||
-      !writeFile(path("program.json"), [&](llvm::raw_ostream &os) {
-        printDescription(program, os);
-      }))
+      !writeFile(path("program.json"),
+                 [&](llvm::raw_ostream &os) { printDescription(program, os); }))
     return 1;
   return 0;
 }

@@ -311,12 +311,8 @@ struct Program {
   std::vector<Mask> masks;
   std::vector<Op> ops;
 
-  int64_t getRowBlocks() const {
-    return (rows + blockRows - 1) / blockRows;
-  }
-  int64_t getColBlocks() const {
-    return (cols + blockCols - 1) / blockCols;
-  }
+  int64_t getRowBlocks() const { return (rows + blockRows - 1) / blockRows; }
+  int64_t getColBlocks() const { return (cols + blockCols - 1) / blockCols; }
   int64_t getNumBlocks() const { return getRowBlocks() * getColBlocks(); }
   /// What the grid covers: blocks, or row blocks with a column loop.
   int64_t getNumWorkItems() const {
