@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the GPU bundle: tile-run and tile-opt linked statically against
-# LLVM's archives (TILE_STATIC_LLVM=ON, in build-static/), stripped and
-# compressed with xz, together with what the GPU test suite needs (its lit
-# tests, the examples, utils/reference.py, a copy of lit) and
-# scripts/run-gpu-tests.sh, in dist/tile-gpu/ (ignored by git).
+# Builds the GPU bundle: tile-run, tile-opt and tile-smith linked statically
+# against LLVM's archives (TILE_STATIC_LLVM=ON, in build-static/), stripped
+# and compressed with xz, together with what the GPU test suite needs (its
+# lit tests, the examples, utils/reference.py, a copy of lit), the random
+# testing driver (scripts/difftest.sh, utils/difftest.py,
+# utils/tile_smith_ref.py) and scripts/run-gpu-tests.sh, in dist/tile-gpu/
+# (ignored by git).
 #
 # The binaries need no LLVM: only libc, libm, zlib and zstd (libstdc++ and
 # libgcc are linked in), checked with ldd. Copy dist/tile-gpu to a machine
@@ -36,11 +38,11 @@ jobs=()
 if [ -n "${TILE_BUILD_JOBS:-}" ]; then
   jobs=(-j "$TILE_BUILD_JOBS")
 fi
-cmake --build "$build" --target tile-run tile-opt -- "${jobs[@]}"
+cmake --build "$build" --target tile-run tile-opt tile-smith -- "${jobs[@]}"
 
 # Only system libraries every Linux has.
 allowed='^(linux-vdso\.so|libc\.so|libm\.so|ld-linux-x86-64\.so|libz\.so|libzstd\.so|libdl\.so|libpthread\.so|librt\.so)'
-for tool in tile-run tile-opt; do
+for tool in tile-run tile-opt tile-smith; do
   bad=$(ldd "$build/bin/$tool" | awk '{print $1}' | xargs -n1 basename | grep -Ev "$allowed" || true)
   if [ -n "$bad" ]; then
     echo "build-gpu-bundle: $tool needs libraries a GPU machine may lack:" >&2
@@ -50,15 +52,17 @@ for tool in tile-run tile-opt; do
 done
 
 rm -rf "$dist"
-mkdir -p "$dist/bin" "$dist/src/test" "$dist/src/utils" "$dist/lit"
-for tool in tile-run tile-opt; do
+mkdir -p "$dist/bin" "$dist/src/test" "$dist/src/utils" "$dist/src/scripts" "$dist/lit"
+for tool in tile-run tile-opt tile-smith; do
   strip -o "$dist/bin/$tool" "$build/bin/$tool"
   xz -9e -T1 "$dist/bin/$tool"
 done
 cp -r "$root/examples" "$dist/src/"
 cp "$root/test/lit.cfg.py" "$dist/src/test/"
 cp -r "$root/test/cuda" "$dist/src/test/"
-cp "$root/utils/reference.py" "$dist/src/utils/"
+cp "$root/utils/reference.py" "$root/utils/difftest.py" \
+  "$root/utils/tile_smith_ref.py" "$dist/src/utils/"
+cp "$root/scripts/difftest.sh" "$dist/src/scripts/"
 cp "$root/scripts/run-gpu-tests.sh" "$dist/"
 cp -r "$lit_dir/lit" "$dist/lit/"
 find "$dist" -name __pycache__ -prune -exec rm -rf {} +
@@ -69,7 +73,7 @@ rm -rf "$dist/lit/lit/ExampleTests.ObjDir"
   echo "commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- . ':!dist' || echo ' (with uncommitted changes)')"
   echo "built: $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm)"
   echo "version: $("$build/bin/tile-run" --version | sed -n "s/^ *tile: //p")"
-  for tool in tile-run tile-opt; do
+  for tool in tile-run tile-opt tile-smith; do
     echo "$tool: $(stat -c %s "$build/bin/$tool") bytes built," \
       "$(stat -c %s "$dist/bin/$tool.xz") compressed; needs" \
       "$(ldd "$build/bin/$tool" | awk '{print $1}' | tr '\n' ' ')"

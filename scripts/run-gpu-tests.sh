@@ -2,17 +2,22 @@
 # Runs on the GPU machine, from the bundle scripts/build-gpu-bundle.sh makes
 # (it is copied there as dist/tile-gpu/run-gpu-tests.sh):
 #
-#   dist/tile-gpu/run-gpu-tests.sh [tests] [bench] [sanitizer]
+#   dist/tile-gpu/run-gpu-tests.sh [tests] [bench] [sanitizer] [difftest]
 #
-# Unpacks the bundle's tile-run and tile-opt, then (all three by default):
+# Unpacks the bundle's tile-run, tile-opt and tile-smith, then (the first
+# three by default):
 #   tests      the lit tests under test/cuda (REQUIRES: cuda), with lit's
 #              internal shell: no FileCheck or LLVM is needed there
 #   bench      tile-run --bench on softmax (M = 4096, N = 8192 and others),
 #              and torch.softmax timed the same way where torch is installed
 #   sanitizer  the examples under compute-sanitizer, memcheck and racecheck
+#   difftest   random kernels on the GPU against their references and the
+#              interpreter ($TILE_DIFFTEST_COUNT, default 1000), then some
+#              under compute-sanitizer ($TILE_DIFFTEST_SANITIZE, default 50)
 # and writes a log of each into $OUT (default ./gpu-results): env.log,
-# gpu-tests.log, bench.log, compute-sanitizer.log. Exits non-zero if any part
-# failed. Needs python3 (with numpy; torch for the torch comparisons).
+# gpu-tests.log, bench.log, compute-sanitizer.log, difftest.log. Exits
+# non-zero if any part failed. Needs python3 (with numpy; torch for the
+# torch comparisons).
 set -uo pipefail
 set -f # the argument specs hold brackets: no globbing
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,7 +29,8 @@ mkdir -p "$out" "$work/bin" "$work/build/test/cuda"
 python=$(command -v python3)
 
 # The binaries.
-for tool in tile-run tile-opt; do
+for tool in tile-run tile-opt tile-smith; do
+  [ -f "$bundle/bin/$tool.xz" ] || continue
   "$python" -c 'import lzma, shutil, sys
 with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
     shutil.copyfileobj(src, dst)' "$bundle/bin/$tool.xz" "$work/bin/$tool" || exit 1
@@ -188,6 +194,20 @@ if want sanitizer; then
       "$out/compute-sanitizer.log" | sort | uniq -c
   } >> "$out/compute-sanitizer.log"
   cat "$out/compute-sanitizer.log"
+fi
+
+if want difftest; then
+  {
+    echo "== difftest ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+    TILE_BIN="$work/bin" TILE_PYTHON="$python" "$bundle/src/scripts/difftest.sh" \
+      "${TILE_DIFFTEST_COUNT:-1000}" --target=cuda --keep "$work/difftest" || status=1
+    echo
+    echo "== difftest under compute-sanitizer"
+    TILE_BIN="$work/bin" TILE_PYTHON="$python" "$bundle/src/scripts/difftest.sh" \
+      "${TILE_DIFFTEST_SANITIZE:-50}" --target=cuda --sanitize \
+      --keep "$work/difftest-sanitize" || status=1
+  } > "$out/difftest.log" 2>&1
+  cat "$out/difftest.log"
 fi
 
 echo "run-gpu-tests: $([ $status -eq 0 ] && echo passed || echo FAILED); logs in $out"

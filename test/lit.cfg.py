@@ -32,7 +32,8 @@ config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test"
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-compile-source", "tile-runner-test"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-smith", "tile-compile-source", "tile-runner-test"], [config.tile_tools_dir])
+config.substitutions.append(("%tile_bin", config.tile_tools_dir))
 
 # Checkers run with a Python that has numpy (TILE_TEST_PYTHON, by default
 # /usr/bin/python3: Debian's python3-numpy installs for it, not for another
@@ -40,6 +41,18 @@ llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-compile-source
 # default substitutions, which is the Python running lit.
 config.substitutions = [s for s in config.substitutions if s[0] != "%python"]
 config.substitutions.append(("%python", config.tile_test_python))
+# difftest: the random-kernel driver (utils/difftest.py), on this build's
+# tools, with the Python the checkers use.
+config.substitutions.append(
+    (
+        "%difftest",
+        config.tile_test_python
+        + " "
+        + os.path.join(config.tile_src_root, "utils", "difftest.py")
+        + " --bin "
+        + config.tile_tools_dir,
+    )
+)
 config.substitutions.append(
     (
         "%reference",

@@ -1,0 +1,523 @@
+"""The runtime of tile-smith's NumPy references.
+
+tile-smith writes, beside each random kernel, a reference (ref.py): one line
+per operation of the kernel's block computation, as calls of this module on
+every block of the launch at once. Nothing here uses the compiler or the
+interpreter: the reference is an independent account of what the kernel
+stores, in float64.
+
+A value is a Value: `r`, the reference's value of every lane of every block
+(float64 arrays of shape [blocks] + the tile's shape), rounded to the
+value's element type after each operation, as the kernel rounds; `e`, a
+bound on how far the kernel's value may lie from `r`; and `t`, the element
+type. The bound is a running error analysis: each operation propagates its
+operands' bounds through the function (exactly, for monotone functions, by
+evaluating it at the ends of the operands' intervals) and adds its own
+error (the f32 implementation's, in units of 2^-24: a few for `exp`, `log`
+and friends, more for `tile.exp`, which the GPU computes as
+`ex2.approx(x * log2 e)`, and log2(n) + warps + 2 for a sum of n values,
+which a GPU adds in a tree and then warp by warp), plus one unit in the last
+place of the result's type for the rounding of each side (f16 and bf16 are
+computed in f32 and rounded). An infinite bound means the lane is not
+checked: where an operand's interval crosses a function's edge (a log of
+something that may be negative, a floor near an integer, a comparison whose
+outcome rounding can flip) the kernel may legitimately give anything.
+Where the reference is inf or NaN with a finite bound (inputs hold some inf
+and NaN), the kernel must give exactly that.
+
+Buffers are flat: a Buffer holds `r` (the elements as float64), `e` (the
+stored elements' bounds) and `written`. `make_inputs` fills the buffers of
+a launch; `compare` checks what a run wrote against the reference.
+
+TILE_SMITH_FAULT injects a fault into the reference, to show that the
+harness catches mismatches: `exp` makes tile.exp 10% too large, `store`
+perturbs every stored element.
+"""
+
+import math
+import os
+
+import numpy as np
+
+UNIT = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}
+TINY = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}
+U32 = 2.0**-24
+NPY_DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16}
+INF = float("inf")
+
+# The own error of each function, in units of 2^-24 of its result, beyond
+# the rounding to the result's type: libm and libdevice are within a few
+# ulps. tile.exp's depends on its argument (see unary).
+OWN_ERROR = {
+    "math_exp": 8,
+    "exp2": 8,
+    "expm1": 8,
+    "log": 8,
+    "log2": 8,
+    "log1p": 8,
+    "sqrt": 2,
+    "rsqrt": 8,
+    "tanh": 8,
+    "sin": 8,
+    "cos": 8,
+    "erf": 8,
+    "atan": 8,
+}
+
+FAULT = os.environ.get("TILE_SMITH_FAULT", "")
+
+
+def bf16_bits(x):
+    """float64 values rounded to bf16 (to nearest, ties to even): the bits."""
+    with np.errstate(all="ignore"):
+        f = np.ascontiguousarray(np.asarray(x, dtype=np.float64).astype(np.float32))
+    bits = f.view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(f)
+    rounded[nan] = ((bits[nan] >> 16) | 0x40).astype(np.uint16)
+    return rounded
+
+
+def from_bf16_bits(bits):
+    bits = np.ascontiguousarray(np.asarray(bits, dtype=np.uint16))
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def round_to(x, t):
+    """float64 values rounded to `t` as the kernel rounds: through f32."""
+    with np.errstate(all="ignore"):
+        f = np.asarray(x, dtype=np.float64).astype(np.float32)
+        if t == "f32":
+            return f.astype(np.float64)
+        if t == "f16":
+            return f.astype(np.float16).astype(np.float64)
+    return from_bf16_bits(bf16_bits(f))
+
+
+def to_float64(array, t):
+    """A buffer as tile-run reads and writes it (.npy) to float64."""
+    if t == "bf16":
+        return from_bf16_bits(array)
+    return np.asarray(array).astype(np.float64)
+
+
+def from_float64(x, t):
+    if t == "bf16":
+        return bf16_bits(x)
+    with np.errstate(all="ignore"):
+        return np.asarray(x, dtype=np.float64).astype(NPY_DTYPES[t])
+
+
+class Value:
+    def __init__(self, r, e, t):
+        # Where the reference is inf or NaN, so must the kernel be (unless
+        # the lane is unchecked): such values come from inputs that are,
+        # not from rounding.
+        self.r, self.t = r, t
+        self.e = np.where(np.isfinite(r) | np.isinf(e), e, 0.0)
+
+
+class Cond:
+    """A condition: `c` and `amb`, where rounding may flip it."""
+
+    def __init__(self, c, amb):
+        self.c, self.amb = c, amb
+
+
+class Buffer:
+    def __init__(self, t, values):
+        self.t = t
+        self.r = np.array(values, dtype=np.float64)
+        self.e = np.zeros(self.r.shape)
+        self.written = np.zeros(self.r.shape, dtype=bool)
+
+
+class ReferenceError(Exception):
+    """The program is not what the runtime expects (a tile-smith bug)."""
+
+
+class Blocks:
+    """The blocks of a launch, in the order of their linear index."""
+
+    def __init__(self, rank, rows, cols, block_rows, block_cols):
+        self.rank, self.rows, self.cols = rank, rows, cols
+        self.bm, self.bn = block_rows, block_cols
+        self.row_blocks = -(-rows // block_rows)
+        self.col_blocks = -(-cols // block_cols)
+        self.count = self.row_blocks * self.col_blocks
+        b = np.arange(self.count, dtype=np.int64)
+        self.bi, self.bj = b // self.col_blocks, b % self.col_blocks
+
+    def dims(self, shape):
+        n = self.count
+        if shape == "tile":
+            return (n, self.bm, self.bn) if self.rank == 2 else (n, self.bn)
+        return {"rows": (n, self.bm), "cols": (n, self.bn), "scalar": (n,)}[shape]
+
+    def row_index(self, shape):
+        """The row index of each lane: rows for tiles and rows, the row
+        block for columns and scalars."""
+        bm = np.arange(self.bm, dtype=np.int64)
+        if self.rank == 1 and shape in ("tile", "scalar"):
+            index = np.zeros(1, dtype=np.int64)
+        elif shape == "tile":
+            index = self.bi[:, None, None] * self.bm + bm[None, :, None]
+        elif shape == "rows":
+            index = self.bi[:, None] * self.bm + bm[None, :]
+        elif shape == "cols":
+            index = self.bi[:, None]
+        else:
+            index = self.bi
+        return np.broadcast_to(index, self.dims(shape))
+
+    def col_index(self, shape):
+        bn = np.arange(self.bn, dtype=np.int64)
+        if shape == "tile" and self.rank == 2:
+            index = self.bj[:, None, None] * self.bn + bn[None, None, :]
+        elif shape in ("tile", "cols"):
+            index = self.bj[:, None] * self.bn + bn[None, :]
+        elif shape == "rows":
+            index = self.bj[:, None]
+        else:
+            index = self.bj
+        return np.broadcast_to(index, self.dims(shape))
+
+    def mask(self, shape, cut="none", bound=0):
+        m = np.ones(self.dims(shape), dtype=bool)
+        if (shape == "tile" and self.rank == 2) or shape == "rows":
+            m &= self.row_index(shape) < self.rows
+        if shape in ("tile", "cols"):
+            m &= self.col_index(shape) < self.cols
+        if cut == "cols_below":
+            m &= self.col_index(shape) < bound
+        elif cut == "rows_below":
+            m &= self.row_index(shape) < bound
+        elif cut == "cols_from":
+            m &= self.col_index(shape) >= bound
+        elif cut == "diagonal":
+            m &= self.col_index(shape) <= self.row_index(shape) + bound
+        elif cut != "none":
+            raise ReferenceError("unknown cut " + cut)
+        return m
+
+
+def _finish(exact, prop, own, t):
+    """The result of a rounding operation: `exact` rounded to `t`, its bound
+    the propagated `prop` plus the function's own relative error `own` and
+    the rounding of both sides."""
+    return Value(round_to(exact, t), _bound(exact, prop, own, t), t)
+
+
+def _bound(exact, prop, own, t):
+    """prop + (own + 2 ulp of t) * |result| + the smallest normal of t;
+    infinite where the reference is finite and the bound is not a number
+    (unchecked); where the reference is inf or NaN, 0 (the kernel must
+    match exactly) unless prop is infinite (it may not)."""
+    with np.errstate(all="ignore"):
+        prop = np.where(np.isnan(prop), INF, prop)
+        mag = np.abs(exact) + prop
+        rel = own + 2 * UNIT[t]
+        e = prop + np.where(mag == 0, 0.0, rel * mag) + TINY[t]
+        finite = np.isfinite(round_to(exact, t))
+    e = np.where(np.isnan(e), INF, e)
+    return np.where(finite, e, np.where(np.isinf(prop), INF, 0.0))
+
+
+def _scaled(magnitude, bound):
+    """magnitude * bound, 0 where the bound is 0 (even for inf magnitudes)."""
+    with np.errstate(all="ignore"):
+        return np.where(bound == 0, 0.0, np.abs(magnitude) * bound)
+
+
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x) if np.size(x) else x
+
+
+MONOTONE = {
+    "exp": np.exp,
+    "math_exp": np.exp,
+    "exp2": np.exp2,
+    "expm1": np.expm1,
+    "log": np.log,
+    "log2": np.log2,
+    "log1p": np.log1p,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "tanh": np.tanh,
+    "erf": _erf,
+    "atan": np.arctan,
+}
+
+
+def load(g, buf, shape, offset, row_stride, col_stride, mask, other=None):
+    index = (
+        offset
+        + g.row_index(shape) * row_stride
+        + g.col_index(shape) * col_stride
+    )
+    on = g.mask(shape, **mask) if mask is not None else np.ones(index.shape, bool)
+    if np.any(on & ((index < 0) | (index >= buf.r.size))):
+        raise ReferenceError("a load reaches past its buffer")
+    values = buf.r[np.clip(index, 0, buf.r.size - 1)]
+    r = np.where(on, values, 0.0 if other is None else other)
+    return Value(r, np.zeros(r.shape), buf.t)
+
+
+def store(g, buf, shape, offset, row_stride, col_stride, mask, value):
+    index = (
+        offset
+        + g.row_index(shape) * row_stride
+        + g.col_index(shape) * col_stride
+    )
+    on = g.mask(shape, **mask) if mask is not None else np.ones(index.shape, bool)
+    where = index[on]
+    if np.any((where < 0) | (where >= buf.r.size)):
+        raise ReferenceError("a store reaches past its buffer")
+    if np.unique(where).size != where.size or np.any(buf.written[where]):
+        raise ReferenceError("two lanes store to one element")
+    if value.t != buf.t:
+        raise ReferenceError("a store of another type")
+    r = value.r[on]
+    if FAULT == "store":
+        r = round_to(r * 1.25 + 0.5, buf.t)
+    buf.r[where] = r
+    buf.e[where] = value.e[on]
+    buf.written[where] = True
+
+
+def constant(g, shape, value, t):
+    r = np.full(g.dims(shape), round_to(value, t))
+    return Value(r, np.zeros(r.shape), t)
+
+
+def unary(fn, x):
+    r, e, t = x.r, x.e, x.t
+    with np.errstate(all="ignore"):
+        if fn == "neg":
+            return Value(-r, e.copy(), t)
+        if fn == "abs":
+            return Value(np.abs(r), e.copy(), t)
+        if fn in ("floor", "ceil"):
+            f = np.floor if fn == "floor" else np.ceil
+            flips = (e > 0) & ~(f(r - e) == f(r + e))
+            return Value(f(r), np.where(flips, INF, e * 0), t)
+        if fn in ("sin", "cos"):
+            exact = np.sin(r) if fn == "sin" else np.cos(r)
+            prop = np.minimum(e, 2.0)
+            return _finish(exact, prop, OWN_ERROR[fn] * U32, t)
+        f = MONOTONE[fn]
+        exact = f(r)
+        prop = np.maximum(np.abs(f(r + e) - exact), np.abs(f(r - e) - exact))
+        prop = np.where(e == 0, 0.0, np.where(np.isnan(prop), INF, prop))
+        if fn == "exp":
+            # ex2.approx (2 ulp) of x * log2(e) rounded to f32.
+            own = (6 + 2 * np.abs(r)) * U32
+            if FAULT == "exp":
+                exact = exact * 1.1
+        else:
+            own = OWN_ERROR[fn] * U32
+        return _finish(exact, prop, own, t)
+
+
+def binary(fn, a, b):
+    ra, rb, ea, eb, t = a.r, b.r, a.e, b.e, a.t
+    with np.errstate(all="ignore"):
+        if fn in ("maximum", "minimum", "maxnum", "minnum"):
+            f = {
+                "maximum": np.maximum,
+                "minimum": np.minimum,
+                "maxnum": np.fmax,
+                "minnum": np.fmin,
+            }[fn]
+            return Value(f(ra, rb), np.maximum(ea, eb), t)
+        if fn == "rem":
+            inexact = (ea > 0) | (eb > 0)
+            return Value(np.fmod(ra, rb), np.where(inexact, INF, 0.0), t)
+        if fn == "copysign":
+            unsure = (rb == 0) | ((eb > 0) & ~(np.abs(rb) > eb))
+            return Value(np.copysign(ra, rb), np.where(unsure, INF, ea), t)
+        if fn == "add":
+            return _finish(ra + rb, ea + eb, 0.0, t)
+        if fn == "sub":
+            return _finish(ra - rb, ea + eb, 0.0, t)
+        if fn == "mul":
+            prop = _scaled(ra, eb) + _scaled(rb, ea) + _scaled(ea, eb)
+            return _finish(ra * rb, prop, 0.0, t)
+        if fn == "div":
+            exact = ra / rb
+            room = np.abs(rb) - eb
+            prop = np.where(room > 0, (ea + _scaled(exact, eb)) / room, INF)
+            prop = np.where((ea == 0) & (eb == 0), 0.0, prop)
+            return _finish(exact, prop, 4 * U32, t)
+    raise ReferenceError("unknown binary function " + fn)
+
+
+def fma(a, b, c):
+    with np.errstate(all="ignore"):
+        prop = _scaled(a.r, b.e) + _scaled(b.r, a.e) + _scaled(a.e, b.e) + c.e
+        return _finish(a.r * b.r + c.r, prop, 0.0, a.t)
+
+
+def compare(predicate, x, value):
+    """x against a constant, or against another Value."""
+    r, e = x.r, x.e
+    if value is x:  # a value against itself: no rounding can flip that
+        e, value = np.zeros(e.shape), x.r
+    elif isinstance(value, Value):
+        e, value = e + value.e, value.r
+    with np.errstate(all="ignore"):
+        c = {
+            "olt": lambda: r < value,
+            "ole": lambda: r <= value,
+            "ogt": lambda: r > value,
+            "oge": lambda: r >= value,
+            "une": lambda: ~(r == value),
+            "ult": lambda: ~(r >= value),
+        }[predicate]()
+        amb = (e > 0) & ~(np.abs(r - value) > e)
+    return Cond(c, amb)
+
+
+def index(g, shape, kind):
+    if kind == "col_below_row":
+        c = g.col_index(shape) < g.row_index(shape)
+    elif kind == "odd_col":
+        c = (g.col_index(shape) & 1) == 1
+    elif kind == "odd_row":
+        c = (g.row_index(shape) & 1) == 1
+    else:
+        raise ReferenceError("unknown index condition " + kind)
+    c = np.array(c)
+    return Cond(c, np.zeros(c.shape, dtype=bool))
+
+
+def logic(fn, a, b):
+    c = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}[fn](
+        a.c, b.c
+    )
+    return Cond(c, a.amb | b.amb)
+
+
+def select(cond, a, b):
+    r = np.where(cond.c, a.r, b.r)
+    e = np.where(cond.amb, INF, np.where(cond.c, a.e, b.e))
+    return Value(r, e, a.t)
+
+
+def cast(x, t):
+    r = round_to(x.r, t)
+    e = np.where(x.e == 0, 0.0, _bound(x.r, x.e, 0.0, t))
+    return Value(r, e, t)
+
+
+def reduce(kind, x, axis, depth):
+    ax = 1 + axis
+    with np.errstate(all="ignore"):
+        if kind == "max":
+            return Value(np.max(x.r, axis=ax), np.max(x.e, axis=ax), x.t)
+        exact = np.sum(x.r, axis=ax)
+        prop = np.sum(x.e, axis=ax)
+        # The kernel's own rounding: at most depth additions in f32 behind
+        # each partial sum.
+        magnitude = np.where(np.isfinite(x.r), np.abs(x.r), 0.0)
+        prop = prop + depth * U32 * np.sum(magnitude, axis=ax)
+    return Value(round_to(exact, x.t), _bound(exact, prop, 0.0, x.t), x.t)
+
+
+def expand(g, x, source, shape):
+    """A scalar, row or column value widened to a larger shape."""
+    dims = g.dims(shape)
+    if source == "scalar":
+        r = x.r.reshape((-1,) + (1,) * (len(dims) - 1))
+    elif source == "rows":
+        r = x.r[:, :, None]
+    else:
+        r = x.r[:, None, :]
+    e = x.e.reshape(r.shape)
+    return Value(
+        np.array(np.broadcast_to(r, dims)), np.array(np.broadcast_to(e, dims)), x.t
+    )
+
+
+def accumulate(g, x, kind, start):
+    """The sum or maximum of a value over the column blocks of each row
+    block, from `start`, one column block after another: the column loop's
+    iter_arg after the loop."""
+    shape = x.r.shape[1:]
+    r = x.r.reshape((g.row_blocks, g.col_blocks) + shape)
+    e = x.e.reshape(r.shape)
+    acc = Value(
+        np.full((g.row_blocks,) + shape, round_to(start, x.t)),
+        np.zeros((g.row_blocks,) + shape),
+        x.t,
+    )
+    for j in range(g.col_blocks):
+        step = Value(r[:, j], e[:, j], x.t)
+        acc = binary("add" if kind == "sum" else "maximum", acc, step)
+    return acc
+
+
+#
+# Inputs and checking.
+#
+
+
+def make_inputs(launch):
+    """The buffers of a launch, as the arrays tile-run reads (.npy): inputs
+    uniform in their [lo, hi] (some inf and NaN where the launch says so),
+    outputs uniform in [-1, 1], so that an element the kernel should not
+    write is seen if it does. Keyed by argument index."""
+    rng = np.random.default_rng(launch["seed"])
+    arrays = {}
+    for index, arg in enumerate(launch["args"]):
+        if "buffer" not in arg:
+            continue
+        t, n = arg["type"], arg["size"]
+        if arg["output"]:
+            x = round_to(rng.uniform(-1, 1, n), t)
+        else:
+            x = round_to(rng.uniform(arg["lo"], arg["hi"], n), t)
+            if launch["specials"]:
+                count = max(1, n // 50)
+                where = rng.integers(0, n, count)
+                x[where] = rng.choice(np.array([INF, -INF, np.nan]), count)
+        arrays[index] = from_float64(x, t)
+    return arrays
+
+
+def evaluate(reference, launch, arrays):
+    """Runs the reference on the launch's input arrays; returns the Buffers
+    (by argument index) as the kernel should leave them."""
+    buffers = {}
+    for index, arg in enumerate(launch["args"]):
+        if "buffer" in arg:
+            buffers[arg["buffer"]] = Buffer(
+                arg["type"], to_float64(arrays[index], arg["type"])
+            )
+    import sys
+
+    reference(sys.modules[__name__], buffers)
+    return buffers
+
+
+def compare_buffer(got, buf, slack=2.0):
+    """Checks a buffer as a run left it against the reference. Returns None
+    when it matches, else (element, got, expected, tolerance) of the worst
+    element, with the number of bad elements."""
+    got = to_float64(got, buf.t).reshape(-1)
+    ref = buf.r
+    tol = np.where(buf.written, slack * buf.e, 0.0)
+    with np.errstate(all="ignore"):
+        checked = ~np.isinf(tol)
+        nan_got, nan_ref = np.isnan(got), np.isnan(ref)
+        diff = np.abs(got - ref)
+        bad = checked & ~(nan_got & nan_ref) & ~(got == ref)
+        bad &= (nan_got != nan_ref) | ~(diff <= tol)
+        if not np.any(bad):
+            return None
+        score = np.where(bad, np.where(tol > 0, diff / tol, INF), -1.0)
+        score = np.where(np.isnan(score), INF, score)
+    worst = int(np.argmax(score))
+    return worst, float(got[worst]), float(ref[worst]), float(tol[worst]), int(
+        np.count_nonzero(bad)
+    )
