@@ -280,6 +280,15 @@ llvm::Error CudaDevice::copyToHost(void *data, uint64_t address,
                       "cuMemcpyDtoH");
 }
 
+CudaContextScope::CudaContextScope() {
+  const CudaDriver *driver = detail::getCudaDriverIfLoaded();
+  CUcontext current = nullptr;
+  if (!driver || driver->cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+    return;
+  previous = current;
+  restore = current != nullptr;
+}
+
 CudaContextScope::CudaContextScope(const CudaDevice &device) {
   const CudaDriver &driver = loadedDriver();
   CUcontext current = nullptr;
@@ -288,13 +297,18 @@ CudaContextScope::CudaContextScope(const CudaDevice &device) {
   if (current == device.getContext())
     return;
   previous = current;
-  changed = driver.cuCtxSetCurrent(
-                static_cast<CUcontext>(device.getContext())) == CUDA_SUCCESS;
+  restore = current != nullptr;
+  (void)driver.cuCtxSetCurrent(static_cast<CUcontext>(device.getContext()));
 }
 
 CudaContextScope::~CudaContextScope() {
-  if (changed && previous)
-    (void)loadedDriver().cuCtxSetCurrent(static_cast<CUcontext>(previous));
+  if (!restore)
+    return;
+  const CudaDriver &driver = loadedDriver();
+  CUcontext current = nullptr;
+  if (driver.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == previous)
+    return;
+  (void)driver.cuCtxSetCurrent(static_cast<CUcontext>(previous));
 }
 
 //===----------------------------------------------------------------------===//

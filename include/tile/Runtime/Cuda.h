@@ -156,14 +156,20 @@ private:
   void *context = nullptr;
 };
 
-/// Makes a device's context current on the calling thread while it lives,
-/// and when destroyed makes the context that was current before current
-/// again (where there was one: a thread that had none keeps the device's).
-/// A program that shares the GPU with a framework (the C API under PyTorch)
-/// thus leaves the thread as it found it. Costs one cuCtxGetCurrent where
-/// the device's context is current already.
+/// Keeps the CUDA context current on the calling thread as it was: when
+/// destroyed, makes the context that was current when it was made current
+/// again (where there was one: a thread that had none keeps whatever the
+/// runtime made current since). A program that shares the GPU with a
+/// framework (the C API under PyTorch) thus leaves the thread as it found
+/// it, whatever CudaDevice::open and its destructor do meanwhile.
 class CudaContextScope {
 public:
+  /// Saves the current context, where the CUDA driver is loaded in the
+  /// process already (this loads no driver).
+  CudaContextScope();
+  /// Saves the current context and makes `device`'s current. Costs one
+  /// cuCtxGetCurrent, and nothing when destroyed, where the device's context
+  /// is current already.
   explicit CudaContextScope(const CudaDevice &device);
   ~CudaContextScope();
   CudaContextScope(const CudaContextScope &) = delete;
@@ -171,7 +177,7 @@ public:
 
 private:
   void *previous = nullptr;
-  bool changed = false;
+  bool restore = false;
 };
 
 /// A kernel of a loaded module, with its resource usage.
