@@ -362,8 +362,14 @@ static tile_status loadKernel(llvm::ArrayRef<std::string> paths,
       return fail(call.toFailure(TILE_ERROR_KERNEL, source.takeError()));
     if (!kernel->variants.empty()) {
       const KernelSource &first = *kernel->variants.front();
-      if ((*source)->getKernel().getArgumentTypes() !=
-          first.getKernel().getArgumentTypes())
+      // Each variant has a context of its own: compare the types' text.
+      auto types = [](const KernelSource &source) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        llvm::interleaveComma(source.getKernel().getArgumentTypes(), os);
+        return text;
+      };
+      if (types(**source) != types(first))
         return fail(TILE_ERROR_KERNEL,
                     "the variants of a launch take the same arguments: " +
                         paths[i] + " has " + (*source)->getSignature() + ", " +

@@ -186,6 +186,8 @@ def _describe(arg):
         return _Buffer(dtype, arg.data_ptr(), arg.shape, extent, device, True, what)
     if _np is not None and isinstance(arg, _np.ndarray):
         return _describe_numpy(arg)
+    if _np is not None and isinstance(arg, _np.generic):
+        return None  # a NumPy scalar
     cuda = getattr(arg, "__cuda_array_interface__", None)
     if cuda is not None:
         return _describe_cuda_interface(arg, cuda)
@@ -300,6 +302,7 @@ def _scalar_bits(value, dtype, where):
 
 
 def _what(value):
+    """What `value` is, for messages: "a NumPy float16 array", "an int (5)"."""
     buffer = None
     try:
         buffer = _describe(value)
@@ -307,7 +310,11 @@ def _what(value):
         pass
     if buffer is not None:
         return buffer.what
-    return "a %s" % type(value).__name__
+    name = type(value).__name__
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return "%s %s (%s)" % ("an" if name[:1] in "aeiou" else "a", name, shown)
 
 
 # ----------------------------------------------------------------------------
@@ -461,7 +468,16 @@ class MetaParam:
         return "%s = %s" % (self.name, self.value)
 
 
-_OPTIONS = ("kernel", "target", "tuning", "num_warps", "cache_dir", "device", "defines")
+_OPTIONS = (
+    "kernel",
+    "target",
+    "tuning",
+    "num_warps",
+    "cache_dir",
+    "device",
+    "defines",
+    "verbose",
+)
 
 
 def load(path, *variants, **kwargs):
@@ -478,8 +494,10 @@ def load(path, *variants, **kwargs):
     defaults fitted to the launch; "defaults": fitted defaults; "auto":
     tune a launch that the cache has nothing for), num_warps= (for kernels
     without tile.num_warps), device= (the GPU of launches with no CUDA
-    tensor), cache_dir= (the compile and tuning caches), defines= (a dict of
-    meta-parameters whose names clash with these options)."""
+    tensor), cache_dir= (the compile and tuning caches), verbose= (print the
+    library's notes, such as the meta-parameters chosen, to stderr),
+    defines= (a dict of meta-parameters whose names clash with these
+    options)."""
     paths = [path] + list(variants)
     if len(paths) == 1 and isinstance(path, (list, tuple)):
         paths = list(path)
@@ -517,6 +535,8 @@ class Kernel:
                 "tuning is 'cache', 'defaults' or 'auto', not %r" % (self._tuning,)
             )
         self._num_warps = int(options.get("num_warps", 4))
+        self._verbose = bool(options.get("verbose", False))
+        self._messages = ""
         self._device = int(options.get("device", 0))
         cache_dir = options.get("cache_dir")
         self._cache_dir = None if cache_dir is None else str(cache_dir).encode()
@@ -596,9 +616,23 @@ class Kernel:
 
     @property
     def messages(self):
-        """What the last call into the library printed besides its result:
-        notes on the meta-parameters chosen, the tuner's table, warnings."""
-        return _capi.text(self._lib.kernel_messages(self._handle))
+        """What the library printed besides results during the last launch
+        that was not a repeat (the first of its kind), prepare, tune or
+        compile: notes on the meta-parameters chosen ("fitted: ...",
+        "tuned: ... from the tuning cache"), the tuner's table, warnings."""
+        return self._messages
+
+    def _collect(self, first):
+        """Takes what the last C call on the kernel printed into messages
+        (`first`: the first call of an operation), prints it with
+        verbose=True, and turns its warnings into TileWarnings."""
+        text = _capi.text(self._lib.kernel_messages(self._handle))
+        self._messages = text if first else self._messages + text
+        if text and self._verbose:
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
+        for line in text.splitlines():
+            if "warning: " in line:
+                warnings.warn(line.split("warning: ", 1)[1], TileWarning, stacklevel=4)
 
     def __getitem__(self, grid):
         if type(grid) is list:
@@ -727,14 +761,9 @@ class Kernel:
             len(self.params),
             ctypes.byref(handle),
         )
-        self._report_warnings()
+        self._collect(first=True)
         lib.check(status)
         return Function(self, handle.value)
-
-    def _report_warnings(self):
-        for line in self.messages.splitlines():
-            if "warning: " in line:
-                warnings.warn(line.split("warning: ", 1)[1], TileWarning, stacklevel=4)
 
     def _slow(self, grid, stream, args):
         kind, value = _parse_grid(grid)
@@ -801,7 +830,7 @@ class Kernel:
             return None
         sizes = (ctypes.c_uint32 * 3)(*value)
         status = self._lib.run_cpu(function.handle, sizes, c_args, len(self.params))
-        self._report_warnings()
+        self._collect(first=False)
         self._lib.check(status)
         return None
 
@@ -867,7 +896,7 @@ class Kernel:
             ctypes.byref(binary),
             ctypes.byref(size),
         )
-        self._report_warnings()
+        self._collect(first=True)
         self._lib.check(status)
         data = ctypes.string_at(binary, size.value)
         return data if format == "cubin" else data.decode()
