@@ -362,3 +362,164 @@ def test_no_gpu_here_is_a_clear_error():
     assert "CudaError: no CUDA driver found" in result.stdout
     assert result.stdout.endswith("alive\n")
     assert tile.cuda_device_count() >= 0
+
+
+# -- The fast path, with a stand-in for PyTorch ------------------------------
+
+
+class FakeDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return "torch." + self.name
+
+
+class FakeTensor:
+    """What the package reads of a torch tensor."""
+
+    def __init__(self, shape, dtype, address, device=0):
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        self.address = address
+        self.index = device
+        self.device = type("Device", (), {"type": "cuda" if device >= 0 else "cpu"})()
+
+    def data_ptr(self):
+        return self.address
+
+    def get_device(self):
+        return self.index
+
+    def stride(self):
+        strides, step = [], 1
+        for size in reversed(self.shape):
+            strides.insert(0, step)
+            step *= size
+        return tuple(strides)
+
+    def element_size(self):
+        return 4
+
+
+class FakeLibrary:
+    """The C library with its launches recorded instead of made."""
+
+    def __init__(self, real):
+        self.real = real
+        self.launches = []
+        self.packets = []
+
+    def function_launch(self, handle, sizes, stream, slots, count):
+        self.launches.append((handle, tuple(sizes), stream, [slots[i] for i in range(count)]))
+        return 0
+
+    def launch_packed(self, packet):
+        self.packets.append(bytes(packet))
+        return 0
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_fast_path_with_a_stand_in_for_torch(monkeypatch):
+    import struct
+    import types
+
+    import tile._kernel as kernel_module
+
+    fake = types.ModuleType("torch")
+    fake.dtype = FakeDtype
+    for name in ("float16", "bfloat16", "float32", "bool", "int32", "int64"):
+        setattr(fake, name, FakeDtype(name))
+    fake.Tensor = FakeTensor
+    fake._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 700 + device)
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    monkeypatch.setattr(kernel_module, "_TORCH_DTYPES", None)
+
+    kernel = tile.load(example("softmax.mlir"))
+    prepared = []
+
+    class FakeFunction:
+        handle = 0x1234
+        meta = {"BLOCK_SIZE": 1024}
+
+        def __init__(self, bound):
+            self.check = eval("lambda args: args[5] <= %d" % bound)
+
+        def persistent_grid(self, cap):
+            return (min(132 * 4, cap or 1 << 30), 1, 1)
+
+    def prepare(target, device, c_args, *rest, **options):
+        assert target == "cuda" and device == 1
+        n_cols = c_args[5].value
+        prepared.append(n_cols)
+        if n_cols > 4096:
+            raise tile.ArgumentError("above its bound")
+        # A bound that is no power of two: the launch's own n_cols.
+        return FakeFunction(n_cols)
+
+    library = FakeLibrary(kernel._lib)
+    monkeypatch.setattr(kernel, "_prepare", prepare)
+    monkeypatch.setattr(kernel, "_lib", library)
+    kernel._fast, kernel._key = kernel_module._generate_fast_path(kernel)
+
+    y = FakeTensor((4096, 1000), fake.float32, 0x10000, device=1)
+    x = FakeTensor((4096, 1000), fake.float32, 0x90000, device=1)
+    launch = kernel["persistent:4096"]
+    launch(y, x, 1000, 1000, 4096, 1000)  # the slow path: prepares, launches
+    assert prepared == [1000] and len(library.launches) == 1
+    handle, grid, stream, values = library.launches[0]
+    assert (handle, grid, stream) == (0x1234, (528, 1, 1), 701)
+    assert values[:2] == [0x10000, 0x90000] and values[5] == 1000
+
+    launch(y, x, 1000, 1000, 4096, 1000)  # the fast path: one packet
+    x2 = FakeTensor((4096, 1000), fake.float32, 0xA0000, device=1)
+    kernel["persistent:4096"](y, x2, 1000, 1000, 4096, 1000, stream=5)
+    assert prepared == [1000] and len(library.packets) == 2
+    header = struct.calcsize(tile._capi.PACKET_HEADER)
+    fields = struct.unpack(kernel._format, library.packets[1])
+    assert fields[:6] == (0x1234, 5, 528, 1, 1, 6)
+    assert fields[6:] == (0x10000, 0xA0000, 1000, 1000, 4096, 1000)
+    assert len(library.packets[1]) == header + 6 * 8
+
+    # Another divisibility of n_cols (1000 is a multiple of 8, 1001 of 1),
+    # another shape, another grid or an address off 16 bytes: a new key.
+    launch(y, x, 1000, 1000, 4096, 1001)
+    assert prepared == [1000, 1001]
+    launch(y, x, 1000, 1000, 4096, 1001)
+    assert prepared == [1000, 1001]
+    kernel[64](y, x, 1000, 1000, 4096, 1001)
+    assert prepared == [1000, 1001, 1001]
+    launch(y, FakeTensor((4096, 1000), fake.float32, 0x90004, device=1), 1000, 1000, 4096, 1001)
+    assert prepared == [1000, 1001, 1001, 1001]
+    # A key whose function's bound the launch breaks goes the slow way: 1017
+    # is in 1001's bucket (1024) and leaves its remainder modulo 16.
+    launch(y, x, 1000, 1000, 4096, 1017)
+    assert prepared[-1] == 1017
+    launch(y, x, 1000, 1000, 4096, 1017)
+    assert prepared[-1] == 1017 and len(prepared) == 5
+    # Out of i32's range: the packing fails, the slow path says why.
+    with pytest.raises(tile.ArgumentError, match=r"argument 2 \(input_row_stride\) of "
+                       r"@softmax is an i32, and 4294967296 does not fit it"):
+        launch(y, x, 1 << 32, 1000, 4096, 1001)
+    # A dtype or a device the kernel does not take.
+    with pytest.raises(tile.ArgumentError, match=r"not a torch.float16 CUDA tensor"):
+        launch(y, FakeTensor((4096, 1000), fake.float16, 0x90000, device=1), 1000, 1000, 4096, 1000)
+    with pytest.raises(tile.ArgumentError, match=r"argument 1 \(input\) of @softmax is on "
+                       r"GPU 0, but argument 0 \(output\) of @softmax is on GPU 1"):
+        launch(y, FakeTensor((4096, 1000), fake.float32, 0x90000, device=0), 1000, 1000, 4096, 1000)
+    with pytest.raises(tile.ArgumentError, match=r"is a torch.float32 CPU tensor in host "
+                       r"memory, but the kernel runs on the GPU"):
+        launch(y, FakeTensor((4096, 1000), fake.float32, 0x90000, device=-1), 1000, 1000, 4096, 1000)
+    # A callable grid gets the arguments by name and the meta-parameters.
+    seen = []
+
+    def grid(meta):
+        seen.append(meta)
+        return (meta["n_rows"] // 4, 2)
+
+    kernel[grid](y, x, 1000, 1000, 4096, 1000)
+    kernel[grid](y, x, 1000, 1000, 4096, 1000)
+    assert len(seen) == 2 and seen[0]["BLOCK_SIZE"] == 1024 and seen[0]["input"] is x
+    assert struct.unpack(kernel._format, library.packets[-1])[2:5] == (1024, 2, 1)

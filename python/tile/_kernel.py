@@ -1081,7 +1081,7 @@ def _generate_fast_path(kernel):
         "    if status:",
         "        raise lib.error(status)",
     ]
-    lib = _capi.lib()
+    lib = kernel._lib
     scope = {
         "cache": kernel._fast_cache,
         "slow": kernel._slow,
