@@ -796,9 +796,9 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
       return fail(TILE_ERROR_CUDA, llvm::toString(opened.takeError()));
     device = &*opened;
   }
-  std::optional<CudaContextScope> scope;
-  if (device)
-    scope.emplace(*device);
+  // The steps below that need the device's context make it current each:
+  // choosing meta-parameters may open and close the device (the tuning
+  // cache's key, the tuner), which leaves no context current.
 
   // The meta-parameters: the tuning cache's, fitted, or tuned.
   TuneOptions tuning;
@@ -827,6 +827,7 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
   SmallVector<KernelArg> dataArgs;
   if (mode == TuningMode::Tune) {
     // The tuner times each configuration on copies of the arguments.
+    CudaContextScope scope(*device);
     llvm::Expected<SmallVector<KernelArg>> copied =
         copyArgs(args, numArgs, device);
     if (!copied)
@@ -887,6 +888,7 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
       *result = existing->second.get();
       return succeed();
     }
+    CudaContextScope scope(*device);
     llvm::Expected<LoadedKernel> loaded =
         loadKernel(**chosen, *device, *specialization, tuning.run.compile,
                    numArgs, /*timings=*/nullptr);
