@@ -8,7 +8,7 @@ packages=(
   clang-22 libclang-rt-22-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libzstd-dev zlib1g-dev
-  python3-numpy
+  python3-numpy python3-pytest
 )
 
 missing=()

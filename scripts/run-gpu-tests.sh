@@ -2,42 +2,53 @@
 # Runs on the GPU machine, from the bundle scripts/build-gpu-bundle.sh makes
 # (it is copied there as dist/tile-gpu/run-gpu-tests.sh):
 #
-#   dist/tile-gpu/run-gpu-tests.sh [tests] [bench] [sanitizer] [difftest]
+#   dist/tile-gpu/run-gpu-tests.sh [tests] [bench] [sanitizer] [python] [difftest]
 #
-# Unpacks the bundle's tile-run, tile-opt and tile-smith, then (the first
-# three by default):
+# Unpacks the bundle's tile-run, tile-opt, libtile-c.so and tile-capi-test,
+# and tile-smith, then (the first four by default):
 #   tests      the lit tests under test/cuda (REQUIRES: cuda), with lit's
-#              internal shell: no FileCheck or LLVM is needed there
+#              internal shell: no FileCheck or LLVM is needed there; they
+#              include the C API's (capi.test) and the Python package's
+#              pytest suite with PyTorch (python.test)
 #   bench      tile-run --bench on softmax (M = 4096, N = 8192 and others),
 #              and torch.softmax timed the same way where torch is installed
 #   sanitizer  the examples under compute-sanitizer, memcheck and racecheck
+#   python     examples/python/softmax.py (the seeds' shapes in f32, f16 and
+#              bf16 against torch.softmax) and bench/python_bench.py (the
+#              package's GB/s against tile-run's on the same kernels; the
+#              host time of a launch against Triton's)
 #   difftest   random kernels on the GPU against their references and the
 #              interpreter ($TILE_DIFFTEST_COUNT, default 1000), then some
 #              under compute-sanitizer ($TILE_DIFFTEST_SANITIZE, default 50)
 # and writes a log of each into $OUT (default ./gpu-results): env.log,
-# gpu-tests.log, bench.log, compute-sanitizer.log, difftest.log. Exits
-# non-zero if any part failed. Needs python3 (with numpy; torch for the
-# torch comparisons).
+# gpu-tests.log, bench.log, compute-sanitizer.log, python-example.log,
+# python-bench.log (and python-bench.json), difftest.log. Exits non-zero if any part
+# failed. Needs python3 (with numpy; torch for the torch comparisons and the
+# Python package's tests; triton for the launch comparison).
 set -uo pipefail
 set -f # the argument specs hold brackets: no globbing
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$PWD/gpu-results}"
 work="${TILE_GPU_WORK:-/tmp/tile-gpu}"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(tests bench sanitizer)
-mkdir -p "$out" "$work/bin" "$work/build/test/cuda"
+[ ${#parts[@]} -eq 0 ] && parts=(tests bench sanitizer python)
+mkdir -p "$out" "$work/bin" "$work/lib" "$work/build/test/cuda"
 python=$(command -v python3)
 
-# The binaries.
-for tool in tile-run tile-opt tile-smith; do
-  [ -f "$bundle/bin/$tool.xz" ] || continue
+# The binaries and the C API's library.
+for binary in bin/tile-run bin/tile-opt bin/tile-smith bin/tile-capi-test lib/libtile-c.so; do
+  [ -f "$bundle/$binary.xz" ] || continue
   "$python" -c 'import lzma, shutil, sys
 with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
-    shutil.copyfileobj(src, dst)' "$bundle/bin/$tool.xz" "$work/bin/$tool" || exit 1
-  chmod +x "$work/bin/$tool"
+    shutil.copyfileobj(src, dst)' "$bundle/$binary.xz" "$work/$binary" || exit 1
+  chmod +x "$work/$binary"
 done
 export PATH="$work/bin:$PATH:/usr/local/cuda/bin"
 export TILE_CACHE_DIR="$work/cache"
+# The C test program finds the library here; the Python package by
+# TILE_LIBRARY.
+export LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export TILE_LIBRARY="$work/lib/libtile-c.so"
 
 {
   echo "== bundle"
@@ -49,6 +60,8 @@ export TILE_CACHE_DIR="$work/cache"
   "$python" --version
   "$python" -c 'import numpy; print("numpy", numpy.__version__)'
   "$python" -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' 2>&1 | tail -n 1
+  "$python" -c 'import triton; print("triton", triton.__version__)' 2>&1 | tail -n 1
+  PYTHONPATH="$bundle/src/python" "$python" -c 'import tile; print("tile package:", tile.version(), tile.library_path(), tile.cuda_device_count(), "GPUs")'
   command -v compute-sanitizer ptxas
   echo "== tile-run"
   ldd "$work/bin/tile-run"
@@ -68,6 +81,7 @@ config.llvm_tools_dir = "$work/no-llvm-tools"
 config.tile_src_root = "$bundle/src"
 config.tile_obj_root = "$work/build"
 config.tile_tools_dir = "$work/bin"
+config.tile_lib_dir = "$work/lib"
 config.python_executable = sys.executable
 config.tile_test_python = "$python"
 config.tile_cuda_runtime = 1
@@ -196,6 +210,22 @@ if want sanitizer; then
   cat "$out/compute-sanitizer.log"
 fi
 
+if want python; then
+  export PYTHONPATH="$bundle/src/python"
+  {
+    echo "\$ python3 examples/python/softmax.py"
+    timeout 900 "$python" "$bundle/src/examples/python/softmax.py" || status=1
+  } > "$out/python-example.log" 2>&1
+  cat "$out/python-example.log"
+  {
+    echo "\$ python3 bench/python_bench.py --tile-run $work/bin/tile-run"
+    timeout 1800 "$python" "$bundle/src/bench/python_bench.py" --tile-run "$work/bin/tile-run" \
+      --json "$out/python-bench.json" || status=1
+  } > "$out/python-bench.log" 2>&1
+  cat "$out/python-bench.log"
+fi
+
+echo "run-gpu-tests: $([ $status -eq 0 ] && echo passed || echo FAILED); logs in $out"
 if want difftest; then
   {
     echo "== difftest ($(date -u '+%Y-%m-%d %H:%M UTC'))"
@@ -210,5 +240,4 @@ if want difftest; then
   cat "$out/difftest.log"
 fi
 
-echo "run-gpu-tests: $([ $status -eq 0 ] && echo passed || echo FAILED); logs in $out"
 exit $status

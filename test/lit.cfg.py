@@ -32,8 +32,25 @@ config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test"
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-smith", "tile-compile-source", "tile-runner-test"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-smith", "tile-compile-source", "tile-runner-test", "tile-capi-test"], [config.tile_tools_dir])
+
 config.substitutions.append(("%tile_bin", config.tile_tools_dir))
+
+# The C API's shared library (libtile-c.so), which the Python package
+# (python/tile) loads: `tile-c-library` where it is built (not in sanitized
+# builds). %tile_python runs the package's Python with it: the tests'
+# Python with the package on its path and this build's library.
+tile_c_library = os.path.join(getattr(config, "tile_lib_dir", ""), "libtile-c.so")
+if os.path.exists(tile_c_library):
+    config.available_features.add("tile-c-library")
+config.substitutions.append(("%tile_c_library", tile_c_library))
+config.substitutions.append(
+    (
+        "%tile_python",
+        "env PYTHONPATH=%s TILE_LIBRARY=%s PYTHONDONTWRITEBYTECODE=1 %s"
+        % (os.path.join(config.tile_src_root, "python"), tile_c_library, config.tile_test_python),
+    )
+)
 
 # Checkers run with a Python that has numpy (TILE_TEST_PYTHON, by default
 # /usr/bin/python3: Debian's python3-numpy installs for it, not for another

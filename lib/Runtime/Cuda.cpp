@@ -271,6 +271,46 @@ llvm::Error CudaDevice::synchronize() {
   return driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+llvm::Error CudaDevice::copyToHost(void *data, uint64_t address,
+                                   size_t bytes) const {
+  if (bytes == 0)
+    return llvm::Error::success();
+  const CudaDriver &driver = loadedDriver();
+  return driver.check(driver.cuMemcpyDtoH(data, address, bytes),
+                      "cuMemcpyDtoH");
+}
+
+CudaContextScope::CudaContextScope() {
+  const CudaDriver *driver = detail::getCudaDriverIfLoaded();
+  CUcontext current = nullptr;
+  if (!driver || driver->cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+    return;
+  previous = current;
+  restore = current != nullptr;
+}
+
+CudaContextScope::CudaContextScope(const CudaDevice &device) {
+  const CudaDriver &driver = loadedDriver();
+  CUcontext current = nullptr;
+  if (driver.cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+    current = nullptr;
+  if (current == device.getContext())
+    return;
+  previous = current;
+  restore = current != nullptr;
+  (void)driver.cuCtxSetCurrent(static_cast<CUcontext>(device.getContext()));
+}
+
+CudaContextScope::~CudaContextScope() {
+  if (!restore)
+    return;
+  const CudaDriver &driver = loadedDriver();
+  CUcontext current = nullptr;
+  if (driver.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == previous)
+    return;
+  (void)driver.cuCtxSetCurrent(static_cast<CUcontext>(previous));
+}
+
 //===----------------------------------------------------------------------===//
 // CudaModule and CudaFunction
 //===----------------------------------------------------------------------===//
@@ -329,7 +369,8 @@ CudaFunction::getMaxActiveBlocksPerMultiprocessor(int blockSize) const {
 static CUlaunchConfig getLaunchConfig(const CudaFunction &function,
                                       std::array<unsigned, 3> grid,
                                       unsigned blockSize,
-                                      CUlaunchAttribute &cluster) {
+                                      CUlaunchAttribute &cluster,
+                                      CUstream stream = nullptr) {
   cluster = CUlaunchAttribute{};
   cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   cluster.value.clusterDim.x = static_cast<unsigned>(function.clusterSize);
@@ -340,6 +381,7 @@ static CUlaunchConfig getLaunchConfig(const CudaFunction &function,
   config.gridDimZ = grid[2];
   config.blockDimX = blockSize;
   config.blockDimY = config.blockDimZ = 1;
+  config.hStream = stream;
   config.attrs = &cluster;
   config.numAttrs = 1;
   return config;
@@ -412,16 +454,16 @@ llvm::Error CudaFunction::checkParameters(size_t count) const {
 // Launches
 //===----------------------------------------------------------------------===//
 
-llvm::Error mlir::tile::launchKernel(const CudaDevice &device,
-                                     const CudaFunction &function,
-                                     std::array<unsigned, 3> grid,
-                                     unsigned blockSize,
-                                     llvm::ArrayRef<void *> params) {
+llvm::Error
+mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
+                         std::array<unsigned, 3> grid, unsigned blockSize,
+                         llvm::ArrayRef<void *> params, void *stream) {
   const CudaDeviceInfo &info = device.getInfo();
-  std::string kernel = "@" + function.name;
+  // Made only for a message: a launch allocates nothing.
+  auto kernel = [&] { return "@" + function.name; };
   if (blockSize == 0 ||
       blockSize > static_cast<unsigned>(function.maxThreadsPerBlock))
-    return llvm::createStringError("cannot launch " + kernel + " with " +
+    return llvm::createStringError("cannot launch " + kernel() + " with " +
                                    llvm::Twine(blockSize) +
                                    " threads per block: it takes 1 to " +
                                    llvm::Twine(function.maxThreadsPerBlock));
@@ -429,38 +471,40 @@ llvm::Error mlir::tile::launchKernel(const CudaDevice &device,
     if (grid[axis] == 0 ||
         grid[axis] > static_cast<unsigned>(info.maxGridSize[axis]))
       return llvm::createStringError(
-          "cannot launch " + kernel + " with " + llvm::Twine(grid[axis]) +
+          "cannot launch " + kernel() + " with " + llvm::Twine(grid[axis]) +
           " programs along " + llvm::Twine("xyz"[axis]) + ": " + info.name +
           " takes 1 to " + llvm::Twine(info.maxGridSize[axis]));
   const CudaDriver &driver = loadedDriver();
   if (function.clusterSize > 1) {
     if (grid[0] % function.clusterSize)
       return llvm::createStringError(
-          "cannot launch " + kernel + " with " + llvm::Twine(grid[0]) +
+          "cannot launch " + kernel() + " with " + llvm::Twine(grid[0]) +
           " programs along x: it runs in clusters of " +
           llvm::Twine(function.clusterSize) +
           " (tile.cluster_size), and the grid must be a multiple of that");
     CUlaunchAttribute cluster;
-    CUlaunchConfig config = getLaunchConfig(function, grid, blockSize, cluster);
+    CUlaunchConfig config = getLaunchConfig(function, grid, blockSize, cluster,
+                                            static_cast<CUstream>(stream));
     if (llvm::Error err =
             driver.check(driver.cuLaunchKernelEx(
                              &config, static_cast<CUfunction>(function.handle),
                              const_cast<void **>(params.data()),
                              /*extra=*/nullptr),
                          "cuLaunchKernelEx"))
-      return llvm::createStringError(
-          "launching " + kernel + " failed: " + llvm::toString(std::move(err)));
+      return llvm::createStringError("launching " + kernel() + " failed: " +
+                                     llvm::toString(std::move(err)));
     return llvm::Error::success();
   }
-  if (llvm::Error err = driver.check(
-          driver.cuLaunchKernel(static_cast<CUfunction>(function.handle),
-                                grid[0], grid[1], grid[2], blockSize, 1, 1,
-                                /*sharedMemBytes=*/0, /*hStream=*/nullptr,
-                                const_cast<void **>(params.data()),
-                                /*extra=*/nullptr),
-          "cuLaunchKernel"))
+  if (llvm::Error err =
+          driver.check(driver.cuLaunchKernel(
+                           static_cast<CUfunction>(function.handle), grid[0],
+                           grid[1], grid[2], blockSize, 1, 1,
+                           /*sharedMemBytes=*/0, static_cast<CUstream>(stream),
+                           const_cast<void **>(params.data()),
+                           /*extra=*/nullptr),
+                       "cuLaunchKernel"))
     return llvm::createStringError(
-        "launching " + kernel + " failed: " + llvm::toString(std::move(err)));
+        "launching " + kernel() + " failed: " + llvm::toString(std::move(err)));
   return llvm::Error::success();
 }
 

@@ -116,6 +116,7 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
     CUresult(CUcontext *, CUdevice))                                           \
   X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2,                   \
     CUresult(CUdevice))                                                        \
+  X(cuCtxGetCurrent, cuCtxGetCurrent, CUresult(CUcontext *))                   \
   X(cuCtxSetCurrent, cuCtxSetCurrent, CUresult(CUcontext))                     \
   X(cuCtxSynchronize, cuCtxSynchronize, CUresult())                            \
   X(cuModuleLoadDataEx, cuModuleLoadDataEx,                                    \

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/Twine.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -23,10 +24,15 @@ llvm::Error CudaDriver::check(CUresult result, llvm::StringRef call) const {
                                  llvm::Twine(static_cast<int>(result)) + ")");
 }
 
+/// The library getCudaDriver loads.
+static const char *getDriverPath() {
+  const char *override = std::getenv("TILE_CUDA_DRIVER");
+  return override && *override ? override : "libcuda.so.1";
+}
+
 /// Opens the driver and resolves its functions; the error says why not.
 static llvm::Error load(CudaDriver &driver) {
-  const char *override = std::getenv("TILE_CUDA_DRIVER");
-  driver.path = override && *override ? override : "libcuda.so.1";
+  driver.path = getDriverPath();
   void *handle = dlopen(driver.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *reason = dlerror();
@@ -70,6 +76,23 @@ static llvm::Error load(CudaDriver &driver) {
                                      "cuDriverGetVersion"))
     return err;
   return llvm::Error::success();
+}
+
+const CudaDriver *mlir::tile::detail::getCudaDriverIfLoaded() {
+  static std::atomic<bool> loaded{false};
+  if (!loaded) {
+    void *handle = dlopen(getDriverPath(), RTLD_NOW | RTLD_NOLOAD);
+    if (!handle)
+      return nullptr;
+    dlclose(handle);
+  }
+  llvm::Expected<const CudaDriver &> driver = getCudaDriver();
+  if (!driver) {
+    llvm::consumeError(driver.takeError());
+    return nullptr;
+  }
+  loaded = true;
+  return &*driver;
 }
 
 llvm::Expected<const CudaDriver &> mlir::tile::detail::getCudaDriver() {

@@ -43,6 +43,11 @@ struct CudaDriver {
 /// than libcuda.so.1.
 llvm::Expected<const CudaDriver &> getCudaDriver();
 
+/// The driver where it is in the process already (loaded by this runtime, or
+/// by another library such as the CUDA runtime): then as getCudaDriver();
+/// null where it is not, without loading it.
+const CudaDriver *getCudaDriverIfLoaded();
+
 } // namespace mlir::tile::detail
 
 #endif // TILE_LIB_RUNTIME_CUDADRIVER_H

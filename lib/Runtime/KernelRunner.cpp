@@ -180,6 +180,71 @@ static std::string describeWaves(int64_t waves) {
   return ", in " + std::to_string(waves) + " waves";
 }
 
+llvm::Expected<int64_t>
+mlir::tile::getPersistentGrid(const CudaDevice &device,
+                              const CudaFunction &function, unsigned blockSize,
+                              int64_t cap, std::string *note,
+                              int64_t waves) {
+  const CudaDeviceInfo &info = device.getInfo();
+  int clusterSize = function.clusterSize;
+  std::string text;
+  if (clusterSize > 1) {
+    // Every cluster that fits at once; the cap counts clusters (as it
+    // counts programs without them: at most one per row).
+    llvm::Expected<int> clusters = function.getMaxActiveClusters(blockSize);
+    if (!clusters)
+      return clusters.takeError();
+    if (*clusters == 0)
+      return llvm::createStringError(
+          "@" + function.name + " cannot run a cluster of " +
+          llvm::Twine(clusterSize) + " blocks of " + llvm::Twine(blockSize) +
+          " threads on " + info.name + " (" +
+          llvm::Twine(function.numRegisters) + " registers per thread, " +
+          llvm::Twine(function.sharedBytes) +
+          " bytes of shared memory per block)");
+    llvm::Expected<int64_t> count = applyWaves(*clusters, cap, waves);
+    if (!count)
+      return count.takeError();
+    if (note)
+      *note = llvm::formatv(" (persistent: {0} clusters of {1} fit at "
+                            "once{2}{3})",
+                            *clusters, clusterSize, describeWaves(waves),
+                            waves != GridSpec::kAllWaves &&
+                                    *count < *clusters * waves
+                                ? ", capped at " + std::to_string(*count)
+                                : std::string())
+                  .str();
+    return *count * clusterSize;
+  }
+  llvm::Expected<int> perSM =
+      function.getMaxActiveBlocksPerMultiprocessor(blockSize);
+  if (!perSM)
+    return perSM.takeError();
+  if (*perSM == 0)
+    return llvm::createStringError(
+        "@" + function.name + " cannot run " + llvm::Twine(blockSize) +
+        " threads per block on " + info.name + " (" +
+        llvm::Twine(function.numRegisters) + " registers per thread, " +
+        llvm::Twine(function.sharedBytes) +
+        " bytes of shared memory per block)");
+  llvm::Expected<int64_t> programs =
+      getPersistentGridSize(info.multiprocessorCount, *perSM, cap, waves);
+  if (!programs)
+    return programs.takeError();
+  if (note) {
+    *note = llvm::formatv(" (persistent: {0} SMs x {1} {2} per SM",
+                          info.multiprocessorCount, *perSM,
+                          *perSM == 1 ? "block" : "blocks")
+                .str();
+    *note += describeWaves(waves);
+    if (waves != GridSpec::kAllWaves && cap &&
+        cap < int64_t(info.multiprocessorCount) * *perSM * waves)
+      *note += ", capped at " + std::to_string(cap);
+    *note += ")";
+  }
+  return *programs;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelSource
 //===----------------------------------------------------------------------===//
@@ -288,6 +353,33 @@ std::string KernelSource::getSignature() const {
   llvm::interleaveComma(kernel.getArgumentTypes(), os);
   os << ")";
   return result;
+}
+
+std::vector<std::string> KernelSource::getParameterNames() const {
+  // Each argument's location is where the file names it: `%output`.
+  std::vector<std::string> names;
+  for (BlockArgument argument : kernel.getArguments()) {
+    std::string name;
+    if (auto loc = dyn_cast<FileLineColLoc>(argument.getLoc())) {
+      unsigned buffer = impl->sourceMgr.getMainFileID();
+      llvm::SMLoc at = impl->sourceMgr.FindLocForLineAndColumn(
+          buffer, loc.getLine(), loc.getColumn());
+      if (at.isValid()) {
+        llvm::StringRef rest(
+            at.getPointer(),
+            impl->sourceMgr.getMemoryBuffer(buffer)->getBufferEnd() -
+                at.getPointer());
+        if (rest.consume_front("%"))
+          name = rest.take_while([](char c) {
+                       return llvm::isAlnum(c) || c == '_' || c == '$' ||
+                              c == '.' || c == '-';
+                     })
+                     .str();
+      }
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
 }
 
 llvm::Expected<std::vector<std::unique_ptr<KernelSource>>>
@@ -729,100 +821,152 @@ KernelRunner::runOnCPU(llvm::ArrayRef<KernelArg> args) {
   return result;
 }
 
-/// Compiles (or reads) the binary and loads it.
-llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
-  CudaState &state = *cuda;
-  const CudaDeviceInfo &info = state.device->getInfo();
-  CompileOptions compileOptions = options.compile;
-  if (compileOptions.chip.empty())
-    compileOptions.chip = info.getChip();
-  std::string binary;
-  std::string origin;
-  state.blockSize = 32 * getKernelNumWarps(source.getKernel(), compileOptions);
-  Clock::time_point start = Clock::now();
-  if (!options.binaryFile.empty()) {
-    std::string error;
-    std::unique_ptr<llvm::MemoryBuffer> file =
-        openInputFile(options.binaryFile, &error);
-    if (!file)
-      return llvm::createStringError(error);
-    binary = file->getBuffer().str();
-    origin = " (from " + options.binaryFile + ")";
-    timings.add("read the PTX", since(start), options.binaryFile);
-  } else {
-    llvm::Expected<CompiledKernel> compiled =
-        source.compile(args, compileOptions);
-    if (!compiled)
-      return compiled.takeError();
-    timings.addCompile(*compiled);
-    binary = compiled->binary;
-    state.blockSize = compiled->getBlockSize();
-    if (compiled->fromCache)
-      origin = " (from the cache " + compiled->cachePath + ")";
-    state.compiled = std::move(*compiled);
-  }
-
-  // JIT-load and look the kernel up.
-  start = Clock::now();
-  llvm::Expected<std::unique_ptr<CudaModule>> module =
-      state.device->loadModule(binary, &state.jitLog);
-  if (!module)
-    return llvm::createStringError("the CUDA driver rejected the compiled @" +
-                                   source.getKernelName() + origin + ": " +
-                                   llvm::toString(module.takeError()));
-  timings.add("JIT (cuModuleLoadDataEx)", since(start),
-              llvm::formatv("the JIT's own wall time {0:f3} ms",
-                            state.jitLog.wallMilliseconds)
-                  .str());
-  state.module = std::move(*module);
-  llvm::Expected<CudaFunction> function =
-      state.module->getFunction(source.getKernelName());
-  if (!function)
-    return llvm::createStringError(llvm::toString(function.takeError()) +
-                                   origin);
-  if (llvm::Error err = function->checkParameters(args.size()))
-    return llvm::createStringError(llvm::toString(std::move(err)) + origin);
-  state.function = *function;
-  if (function->localBytes > 0 && options.binaryFile.empty() &&
-      compileOptions.pipelineLoops && requestsPipelining(source.getKernel()))
-    if (llvm::Error err = loadUnpipelined(args, compileOptions))
-      return err;
-  if (options.warnOnSpill && state.function->localBytes > 0)
-    llvm::WithColor::warning(source.getDiagnosticStream(), "tile-run")
-        << describeSpill(source, state.blockSize / 32,
-                         state.function->localBytes)
-        << "\n";
-  return llvm::Error::success();
-}
-
-llvm::Error KernelRunner::loadUnpipelined(llvm::ArrayRef<KernelArg> args,
-                                          CompileOptions compileOptions) {
-  // Pipelining is the compiler's choice: it must not make the kernel spill.
-  CudaState &state = *cuda;
-  compileOptions.pipelineLoops = false;
+/// Compiles `source`'s kernel again without pipelining and loads it, for a
+/// kernel that spills when pipelined: `loaded` then holds the one that
+/// spills less.
+static llvm::Error loadUnpipelined(const KernelSource &source,
+                                   CudaDevice &device,
+                                   const KernelSpecialization &specialization,
+                                   CompileOptions options, LoadedKernel &loaded,
+                                   Timings *timings) {
+  options.pipelineLoops = false;
   llvm::Expected<CompiledKernel> compiled =
-      source.compile(args, compileOptions);
+      source.compile(specialization, options);
   if (!compiled)
     return compiled.takeError();
   CudaDevice::JitLog jitLog;
   llvm::Expected<std::unique_ptr<CudaModule>> module =
-      state.device->loadModule(compiled->binary, &jitLog);
+      device.loadModule(compiled->binary, &jitLog);
   if (!module)
     return module.takeError();
   llvm::Expected<CudaFunction> function =
       (*module)->getFunction(source.getKernelName());
   if (!function)
     return function.takeError();
-  if (function->localBytes >= state.function->localBytes)
+  if (function->localBytes >= loaded.function.localBytes)
     return llvm::Error::success();
-  timings.add("compile again, unpipelined", compiled->seconds,
-              llvm::formatv("pipelined, it spilled {0} bytes per thread",
-                            state.function->localBytes)
-                  .str());
-  state.compiled = std::move(*compiled);
-  state.module = std::move(*module);
-  state.function = *function;
-  state.jitLog = std::move(jitLog);
+  if (timings)
+    timings->add("compile again, unpipelined", compiled->seconds,
+                 llvm::formatv("pipelined, it spilled {0} bytes per thread",
+                               loaded.function.localBytes)
+                     .str());
+  loaded.compiled = std::move(*compiled);
+  loaded.module = std::move(*module);
+  loaded.function = *function;
+  loaded.jitLog = std::move(jitLog);
+  return llvm::Error::success();
+}
+
+llvm::Expected<LoadedKernel>
+mlir::tile::loadKernel(const KernelSource &source, CudaDevice &device,
+                       const KernelSpecialization &specialization,
+                       CompileOptions options, size_t numArgs,
+                       Timings *timings) {
+  if (options.chip.empty())
+    options.chip = device.getInfo().getChip();
+  LoadedKernel loaded;
+  llvm::Expected<CompiledKernel> compiled =
+      source.compile(specialization, options);
+  if (!compiled)
+    return compiled.takeError();
+  if (timings)
+    timings->addCompile(*compiled);
+  loaded.compiled = std::move(*compiled);
+  std::string origin;
+  if (loaded.compiled.fromCache)
+    origin = " (from the cache " + loaded.compiled.cachePath + ")";
+
+  // JIT-load and look the kernel up.
+  Clock::time_point start = Clock::now();
+  llvm::Expected<std::unique_ptr<CudaModule>> module =
+      device.loadModule(loaded.compiled.binary, &loaded.jitLog);
+  if (!module)
+    return llvm::createStringError("the CUDA driver rejected the compiled @" +
+                                   source.getKernelName() + origin + ": " +
+                                   llvm::toString(module.takeError()));
+  if (timings)
+    timings->add("JIT (cuModuleLoadDataEx)", since(start),
+                 llvm::formatv("the JIT's own wall time {0:f3} ms",
+                               loaded.jitLog.wallMilliseconds)
+                     .str());
+  loaded.module = std::move(*module);
+  llvm::Expected<CudaFunction> function =
+      loaded.module->getFunction(source.getKernelName());
+  if (!function)
+    return llvm::createStringError(llvm::toString(function.takeError()) +
+                                   origin);
+  if (llvm::Error err = function->checkParameters(numArgs))
+    return llvm::createStringError(llvm::toString(std::move(err)) + origin);
+  loaded.function = *function;
+  if (loaded.function.localBytes > 0 && options.pipelineLoops &&
+      requestsPipelining(source.getKernel()))
+    if (llvm::Error err = loadUnpipelined(source, device, specialization,
+                                          options, loaded, timings))
+      return std::move(err);
+  int clusterSize = TileDialect::getClusterSize(source.getKernel());
+  if (clusterSize != loaded.function.clusterSize)
+    if (llvm::Error err = loaded.function.setClusterSize(clusterSize))
+      return std::move(err);
+  return std::move(loaded);
+}
+
+/// Compiles (or reads) the binary and loads it.
+llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
+  CudaState &state = *cuda;
+  CompileOptions compileOptions = options.compile;
+  if (options.binaryFile.empty()) {
+    llvm::Expected<KernelSpecialization> specialization =
+        source.getSpecialization(args);
+    if (!specialization)
+      return specialization.takeError();
+    llvm::Expected<LoadedKernel> loaded =
+        loadKernel(source, *state.device, *specialization, compileOptions,
+                   args.size(), &timings);
+    if (!loaded)
+      return loaded.takeError();
+    state.blockSize = loaded->getBlockSize();
+    state.compiled = std::move(loaded->compiled);
+    state.module = std::move(loaded->module);
+    state.function = loaded->function;
+    state.jitLog = std::move(loaded->jitLog);
+  } else {
+    // A PTX or cubin file instead of the compiler's.
+    state.blockSize =
+        32 * getKernelNumWarps(source.getKernel(), compileOptions);
+    Clock::time_point start = Clock::now();
+    std::string error;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        openInputFile(options.binaryFile, &error);
+    if (!file)
+      return llvm::createStringError(error);
+    std::string origin = " (from " + options.binaryFile + ")";
+    timings.add("read the PTX", since(start), options.binaryFile);
+    start = Clock::now();
+    llvm::Expected<std::unique_ptr<CudaModule>> module =
+        state.device->loadModule(file->getBuffer(), &state.jitLog);
+    if (!module)
+      return llvm::createStringError("the CUDA driver rejected the compiled @" +
+                                     source.getKernelName() + origin + ": " +
+                                     llvm::toString(module.takeError()));
+    timings.add("JIT (cuModuleLoadDataEx)", since(start),
+                llvm::formatv("the JIT's own wall time {0:f3} ms",
+                              state.jitLog.wallMilliseconds)
+                    .str());
+    state.module = std::move(*module);
+    llvm::Expected<CudaFunction> function =
+        state.module->getFunction(source.getKernelName());
+    if (!function)
+      return llvm::createStringError(llvm::toString(function.takeError()) +
+                                     origin);
+    if (llvm::Error err = function->checkParameters(args.size()))
+      return llvm::createStringError(llvm::toString(std::move(err)) + origin);
+    state.function = *function;
+  }
+  if (options.warnOnSpill && state.function->localBytes > 0)
+    llvm::WithColor::warning(source.getDiagnosticStream(), "tile-run")
+        << describeSpill(source, state.blockSize / 32,
+                         state.function->localBytes)
+        << "\n";
   return llvm::Error::success();
 }
 
@@ -865,61 +1009,12 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   result.where = info.getDescription();
   result.blockSize = state.blockSize;
   result.grid.assign(options.grid.sizes.begin(), options.grid.sizes.end());
-  if (options.grid.persistent && clusterSize > 1) {
-    // Every cluster that fits at once; the cap counts clusters (as it
-    // counts programs without them: at most one per row).
-    llvm::Expected<int> clusters =
-        function.getMaxActiveClusters(state.blockSize);
-    if (!clusters)
-      return clusters.takeError();
-    if (*clusters == 0)
-      return llvm::createStringError(
-          "@" + source.getKernelName() + " cannot run a cluster of " +
-          llvm::Twine(clusterSize) + " blocks of " +
-          llvm::Twine(state.blockSize) + " threads on " + info.name + " (" +
-          llvm::Twine(function.numRegisters) + " registers per thread, " +
-          llvm::Twine(function.sharedBytes) +
-          " bytes of shared memory per block)");
-    int64_t waves = options.grid.waves.value_or(1);
-    llvm::Expected<int64_t> count =
-        applyWaves(*clusters, options.grid.cap, waves);
-    if (!count)
-      return count.takeError();
-    result.gridNote =
-        llvm::formatv(" (persistent: {0} clusters of {1} fit at once{2}{3})",
-                      *clusters, clusterSize, describeWaves(waves),
-                      waves != GridSpec::kAllWaves &&
-                              *count < *clusters * waves
-                          ? ", capped at " + std::to_string(*count)
-                          : std::string())
-            .str();
-    result.grid.assign({*count * clusterSize});
-  } else if (options.grid.persistent) {
-    llvm::Expected<int> perSM =
-        function.getMaxActiveBlocksPerMultiprocessor(state.blockSize);
-    if (!perSM)
-      return perSM.takeError();
-    if (*perSM == 0)
-      return llvm::createStringError(
-          "@" + source.getKernelName() + " cannot run " +
-          llvm::Twine(state.blockSize) + " threads per block on " + info.name +
-          " (" + llvm::Twine(function.numRegisters) +
-          " registers per thread, " + llvm::Twine(function.sharedBytes) +
-          " bytes of shared memory per block)");
-    int64_t waves = options.grid.waves.value_or(1);
-    llvm::Expected<int64_t> programs = getPersistentGridSize(
-        info.multiprocessorCount, *perSM, options.grid.cap, waves);
+  if (options.grid.persistent) {
+    llvm::Expected<int64_t> programs = getPersistentGrid(
+        *state.device, function, state.blockSize, options.grid.cap,
+        &result.gridNote, options.grid.waves.value_or(1));
     if (!programs)
       return programs.takeError();
-    result.gridNote = llvm::formatv(" (persistent: {0} SMs x {1} {2} per SM",
-                                    info.multiprocessorCount, *perSM,
-                                    *perSM == 1 ? "block" : "blocks")
-                          .str();
-    result.gridNote += describeWaves(waves);
-    if (waves != GridSpec::kAllWaves && options.grid.cap &&
-        options.grid.cap < int64_t(info.multiprocessorCount) * *perSM * waves)
-      result.gridNote += ", capped at " + std::to_string(options.grid.cap);
-    result.gridNote += ")";
     result.grid.assign({*programs});
   }
   state.launchGrid = {1, 1, 1};
@@ -1044,13 +1139,16 @@ llvm::Expected<std::vector<std::string>> mlir::tile::listCudaDevices() {
         CudaDevice::open(ordinal);
     if (!device)
       return device.takeError();
-    const CudaDeviceInfo &info = (*device)->getInfo();
-    lines.push_back(llvm::formatv("{0}: {1}, {2:f1} GiB, CUDA driver {3}.{4}",
-                                  ordinal, info.getDescription(),
-                                  info.totalMemoryBytes / 1073741824.0,
-                                  info.driverVersion / 1000,
-                                  info.driverVersion % 1000 / 10)
-                        .str());
+    lines.push_back(std::to_string(ordinal) + ": " +
+                    describeCudaDevice((*device)->getInfo()));
   }
   return lines;
+}
+
+std::string mlir::tile::describeCudaDevice(const CudaDeviceInfo &info) {
+  return llvm::formatv(
+             "{0}, {1:f1} GiB, CUDA driver {2}.{3}", info.getDescription(),
+             info.totalMemoryBytes / 1073741824.0, info.driverVersion / 1000,
+             info.driverVersion % 1000 / 10)
+      .str();
 }

@@ -854,17 +854,21 @@ llvm::Error mlir::tile::storeTuning(llvm::StringRef cacheDir,
 llvm::Expected<TuningKey>
 mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
                          llvm::ArrayRef<KernelArg> args, int device) {
-  llvm::Expected<std::vector<std::string>> devices = listCudaDevices();
-  if (!devices)
-    return devices.takeError();
-  std::string prefix = std::to_string(device) + ": ";
+  std::vector<std::string> buckets;
+  for (const KernelArg &arg : args)
+    buckets.push_back(getShapeBucket(arg));
+  return getTuningKey(variants, buckets, device);
+}
+
+llvm::Expected<TuningKey>
+mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+                         llvm::ArrayRef<std::string> buckets, int device) {
+  // The GPU as tile-run --list-devices describes it; only this one is opened.
+  llvm::Expected<std::unique_ptr<CudaDevice>> opened = CudaDevice::open(device);
+  if (!opened)
+    return opened.takeError();
   TuningKey key;
-  for (llvm::StringRef line : *devices)
-    if (line.consume_front(prefix))
-      key.device = line.str();
-  if (key.device.empty())
-    return llvm::createStringError("there is no GPU " +
-                                   prefix.substr(0, prefix.size() - 2));
+  key.device = describeCudaDevice((*opened)->getInfo());
   for (const KernelSource *variant : variants) {
     key.fileTexts.push_back(variant->getText().str());
     key.kernelNames.push_back(variant->getKernelName().str());
@@ -873,9 +877,17 @@ mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
         key.fixedDefines.push_back(std::move(define));
   }
   llvm::sort(key.fixedDefines);
-  for (const KernelArg &arg : args)
-    key.buckets.push_back(getShapeBucket(arg));
+  key.buckets.assign(buckets.begin(), buckets.end());
   return key;
+}
+
+/// The tuning cache's key of a launch with `args` (or `options.buckets`).
+static llvm::Expected<TuningKey>
+getLaunchKey(llvm::ArrayRef<const KernelSource *> variants,
+             llvm::ArrayRef<KernelArg> args, const TuneOptions &options) {
+  if (!options.buckets.empty())
+    return getTuningKey(variants, options.buckets, options.run.device);
+  return getTuningKey(variants, args, options.run.device);
 }
 
 /// The -D set by hand, then each of `choice` whose parameter was not set by
@@ -1011,8 +1023,7 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
   llvm::raw_ostream &warnings = variants.front()->getDiagnosticStream();
   if (cacheDir.empty() || options.run.target != Target::CUDA)
     return nullptr;
-  llvm::Expected<TuningKey> key =
-      getTuningKey(variants, args, options.run.device);
+  llvm::Expected<TuningKey> key = getLaunchKey(variants, args, options);
   if (!key) {
     // No GPU to key on: running will say why.
     llvm::consumeError(key.takeError());
@@ -1126,8 +1137,7 @@ mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
     os << "tune: not stored in the tuning cache: "
        << llvm::join(handTuned, ", ") << " set by hand\n";
   } else if (!cacheDir.empty()) {
-    llvm::Expected<TuningKey> key =
-        getTuningKey(variants, args, options.run.device);
+    llvm::Expected<TuningKey> key = getLaunchKey(variants, args, options);
     llvm::Error stored =
         key ? storeTuning(cacheDir, *key, best) : key.takeError();
     if (stored)

@@ -140,11 +140,44 @@ public:
   /// address, say) surfaces here.
   llvm::Error synchronize();
 
+  /// Copies `bytes` from device memory at `address` (memory of this
+  /// device's context that the runtime did not allocate, such as a
+  /// framework's tensor) to `data`.
+  llvm::Error copyToHost(void *data, uint64_t address, size_t bytes) const;
+
+  /// The device's primary context (a CUcontext): the one the CUDA runtime,
+  /// and so PyTorch, uses for the same device.
+  void *getContext() const { return context; }
+
 private:
   CudaDevice() = default;
   CudaDeviceInfo info;
   int device = 0;
   void *context = nullptr;
+};
+
+/// Keeps the CUDA context current on the calling thread as it was: when
+/// destroyed, makes the context that was current when it was made current
+/// again (where there was one: a thread that had none keeps whatever the
+/// runtime made current since). A program that shares the GPU with a
+/// framework (the C API under PyTorch) thus leaves the thread as it found
+/// it, whatever CudaDevice::open and its destructor do meanwhile.
+class CudaContextScope {
+public:
+  /// Saves the current context, where the CUDA driver is loaded in the
+  /// process already (this loads no driver).
+  CudaContextScope();
+  /// Saves the current context and makes `device`'s current. Costs one
+  /// cuCtxGetCurrent, and nothing when destroyed, where the device's context
+  /// is current already.
+  explicit CudaContextScope(const CudaDevice &device);
+  ~CudaContextScope();
+  CudaContextScope(const CudaContextScope &) = delete;
+  CudaContextScope &operator=(const CudaContextScope &) = delete;
+
+private:
+  void *previous = nullptr;
+  bool restore = false;
 };
 
 /// A kernel of a loaded module, with its resource usage.
@@ -202,13 +235,14 @@ private:
 
 /// Launches `function` on `grid` blocks of `blockSize` threads (one
 /// dimension) with `params` (cuLaunchKernel's kernelParams: one pointer per
-/// parameter to its value). Checks the grid and block against the device's
-/// and the kernel's limits first (and the parameters, with
-/// CudaFunction::checkParameters, is for the caller to do once). The launch
-/// is asynchronous.
+/// parameter to its value), on `stream` (a CUstream; null: the default
+/// stream), in clusters where the function runs in them (cuLaunchKernelEx).
+/// Checks the grid and block against the device's and the kernel's limits
+/// first (and the parameters, with CudaFunction::checkParameters, is for the
+/// caller to do once). The launch is asynchronous.
 llvm::Error launchKernel(const CudaDevice &device, const CudaFunction &function,
                          std::array<unsigned, 3> grid, unsigned blockSize,
-                         llvm::ArrayRef<void *> params);
+                         llvm::ArrayRef<void *> params, void *stream = nullptr);
 
 /// The device side of a list of kernel arguments: a device buffer for each
 /// host buffer, copied in, and the parameter list of a launch (a device

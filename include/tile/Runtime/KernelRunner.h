@@ -125,12 +125,30 @@ std::string formatGrid(llvm::ArrayRef<int64_t> grid);
 /// GPU.
 llvm::Expected<std::vector<std::string>> listCudaDevices();
 
+/// A line of listCudaDevices without its number: "NVIDIA H100 ... (sm_90,
+/// 132 SMs, 50 MiB L2), 79.1 GiB, CUDA driver 13.0".
+std::string describeCudaDevice(const CudaDeviceInfo &info);
+
 /// The programs of a persistent grid: `multiprocessors` x `blocksPerSM` x
 /// `waves`, at most `cap` (0: no cap); with GridSpec::kAllWaves, the cap.
 /// An error when not one block fits on an SM, or all waves without a cap.
 llvm::Expected<int64_t> getPersistentGridSize(int multiprocessors,
                                               int blocksPerSM, int64_t cap,
                                               int64_t waves = 1);
+
+/// The programs along x of a persistent launch of `function` with
+/// `blockSize` threads per block on `device`: as many blocks as fit on the
+/// GPU at once (cuOccupancyMaxActiveBlocksPerMultiprocessor), at most `cap`;
+/// for a kernel in clusters, every cluster that fits at once
+/// (cuOccupancyMaxActiveClusters), at most `cap` clusters, times the
+/// cluster's size; `waves` times that (GridSpec::waves, kAllWaves: `cap`).
+/// `note`, when given, says how it was sized: " (persistent: 132 SMs x 4
+/// blocks per SM)". An error when not one block (or cluster) fits.
+llvm::Expected<int64_t> getPersistentGrid(const CudaDevice &device,
+                                          const CudaFunction &function,
+                                          unsigned blockSize, int64_t cap,
+                                          std::string *note = nullptr,
+                                          int64_t waves = 1);
 
 //===----------------------------------------------------------------------===//
 // Kernel sources
@@ -167,6 +185,10 @@ public:
   llvm::ArrayRef<KernelParam> getParams() const { return params; }
   /// "@softmax(!tile.ptr<f32>, i32)".
   std::string getSignature() const;
+  /// The names the kernel file gives its parameters ("output" for
+  /// `%output: !tile.ptr<f32>`), one per parameter; empty where the file
+  /// does not say.
+  std::vector<std::string> getParameterNames() const;
   /// Where diagnostics go.
   llvm::raw_ostream &getDiagnosticStream() const { return *diagnostics; }
 
@@ -247,6 +269,33 @@ struct Timings {
   void addCompile(const CompiledKernel &compiled);
   void print(llvm::raw_ostream &os) const;
 };
+
+//===----------------------------------------------------------------------===//
+// Loading on a GPU
+//===----------------------------------------------------------------------===//
+
+/// A kernel compiled for a launch and loaded on a GPU.
+struct LoadedKernel {
+  CompiledKernel compiled;
+  std::unique_ptr<CudaModule> module;
+  CudaFunction function;
+  CudaDevice::JitLog jitLog;
+
+  unsigned getBlockSize() const { return compiled.getBlockSize(); }
+};
+
+/// Compiles `source`'s kernel with `specialization` for `device` (its own
+/// chip where `options.chip` is empty; through the cache), JIT-loads it,
+/// looks the kernel up, checks that it takes `numArgs` parameters and sets
+/// its cluster size (tile.cluster_size). A kernel that spills when
+/// pipelined is compiled again unpipelined, and whichever spills less is
+/// kept: the compiler's choice to pipeline must not make a kernel spill.
+/// Each step is added to `timings` where given. The errors name the kernel
+/// and where its binary came from.
+llvm::Expected<LoadedKernel>
+loadKernel(const KernelSource &source, CudaDevice &device,
+           const KernelSpecialization &specialization, CompileOptions options,
+           size_t numArgs, Timings *timings = nullptr);
 
 //===----------------------------------------------------------------------===//
 // Running
@@ -363,10 +412,6 @@ public:
 private:
   KernelRunner(KernelSource &source, const RunOptions &options);
   llvm::Error load(llvm::ArrayRef<KernelArg> args);
-  /// After a load whose pipelined kernel spills: the kernel compiled without
-  /// pipelining, where it spills less.
-  llvm::Error loadUnpipelined(llvm::ArrayRef<KernelArg> args,
-                              CompileOptions compileOptions);
   llvm::Expected<RunResult> runOnCPU(llvm::ArrayRef<KernelArg> args);
   llvm::Expected<RunResult> runOnCUDA(llvm::ArrayRef<KernelArg> args);
   void diagnoseWithInterpreter(llvm::ArrayRef<int64_t> grid,

@@ -90,6 +90,11 @@ struct TuneOptions {
   /// kernels that compute the same (tuneVariants): used when set, filled
   /// when empty. Null: each search runs the interpreter itself.
   std::optional<llvm::SmallVector<KernelArg>> *reference = nullptr;
+  /// The shape bucket of each argument (getShapeBucket) for the tuning
+  /// cache, where the arguments do not carry their shapes: a launch on
+  /// buffers that are on the GPU already (the C API) passes empty buffers to
+  /// loadTunedKernel, and their buckets here. Empty: from the arguments.
+  std::vector<std::string> buckets;
 };
 
 /// Why the tiles of `source`'s kernel cannot fit in registers by the
@@ -254,6 +259,10 @@ std::string getTuningCachePath(llvm::StringRef cacheDir, const TuningKey &key);
 llvm::Expected<TuningKey>
 getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
              llvm::ArrayRef<KernelArg> args, int device);
+/// The same from the arguments' shape buckets (getShapeBucket).
+llvm::Expected<TuningKey>
+getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+             llvm::ArrayRef<std::string> buckets, int device);
 
 //===----------------------------------------------------------------------===//
 // A launch's kernel, tuned
