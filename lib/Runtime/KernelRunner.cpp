@@ -129,8 +129,7 @@ llvm::Expected<int64_t> GridSpec::parseWaves(llvm::StringRef text) {
   if (text.empty() || !llvm::all_of(text, llvm::isDigit) ||
       text.getAsInteger(10, waves) || waves < 1 || waves > 1024)
     return llvm::createStringError(
-        "--waves expects 'all' or a count from 1 to 1024, got '" + text +
-        "'");
+        "--waves expects 'all' or a count from 1 to 1024, got '" + text + "'");
   return waves;
 }
 
@@ -183,8 +182,7 @@ static std::string describeWaves(int64_t waves) {
 llvm::Expected<int64_t>
 mlir::tile::getPersistentGrid(const CudaDevice &device,
                               const CudaFunction &function, unsigned blockSize,
-                              int64_t cap, std::string *note,
-                              int64_t waves) {
+                              int64_t cap, std::string *note, int64_t waves) {
   const CudaDeviceInfo &info = device.getInfo();
   int clusterSize = function.clusterSize;
   std::string text;

@@ -28,9 +28,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <map>
 #include <cmath>
 #include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -347,8 +347,8 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
     int64_t programs = 1;
     for (int64_t size : result->grid)
       programs *= size;
-    auto [seen, inserted] =
-        grids.try_emplace({candidate.source.get(), programs}, *entry.config.waves);
+    auto [seen, inserted] = grids.try_emplace(
+        {candidate.source.get(), programs}, *entry.config.waves);
     if (!inserted) {
       entry.outcome = TuneEntry::Outcome::Dominated;
       entry.reason = llvm::formatv("launches the same {0} programs as "
@@ -387,9 +387,8 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                           const RunOptions &runOptions,
                           std::optional<SmallVector<KernelArg>> &reference) {
   TuneEntry &entry = candidate.entry;
-  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::create(*candidate.source,
-                           withWaves(runOptions, entry.config));
+  llvm::Expected<std::unique_ptr<KernelRunner>> runner = KernelRunner::create(
+      *candidate.source, withWaves(runOptions, entry.config));
   llvm::Expected<RunResult> result =
       runner ? (*runner)->run(args) : runner.takeError();
   if (!result) {
@@ -1071,10 +1070,11 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
   return std::move(*tuned);
 }
 
-llvm::Expected<std::unique_ptr<KernelSource>> mlir::tile::loadTunedKernel(
-    std::unique_ptr<KernelSource> base, llvm::ArrayRef<KernelArg> args,
-    const TuneOptions &options, TuningMode mode, llvm::raw_ostream &os,
-    GridSpec *grid) {
+llvm::Expected<std::unique_ptr<KernelSource>>
+mlir::tile::loadTunedKernel(std::unique_ptr<KernelSource> base,
+                            llvm::ArrayRef<KernelArg> args,
+                            const TuneOptions &options, TuningMode mode,
+                            llvm::raw_ostream &os, GridSpec *grid) {
   std::vector<std::unique_ptr<KernelSource>> variants;
   variants.push_back(std::move(base));
   return loadTunedKernel(std::move(variants), args, options, mode, os, grid);

@@ -473,9 +473,8 @@ int main(int argc, char **argv) {
         return fail(parsed.takeError());
       waves = *parsed;
     }
-    llvm::Expected<int64_t> programs =
-        getPersistentGridSize(std::atoi(argv[2]), std::atoi(argv[3]),
-                              std::atoll(argv[4]), waves);
+    llvm::Expected<int64_t> programs = getPersistentGridSize(
+        std::atoi(argv[2]), std::atoi(argv[3]), std::atoll(argv[4]), waves);
     if (!programs)
       return fail(programs.takeError());
     llvm::outs() << *programs << "\n";
@@ -497,17 +496,18 @@ int main(int argc, char **argv) {
     Command command = parseCommand(argc - 1, argv + 1);
     return tuningCache(command, argv[2], mode == "tuning-store");
   }
-  llvm::errs() << "usage: tile-runner-test run FILE [-DNAME=VALUE]... --grid "
-                  "G SPEC...\n"
-                  "       tile-runner-test persistent-grid SMS "
-                  "BLOCKS_PER_SM CAP\n"
-                  "       tile-runner-test cache-key FILE [-DNAME=VALUE]... "
-                  "[--chip=sm_XY] SPEC...\n"
-                  "       tile-runner-test space|fit FILE [-DNAME=VALUE]... "
-                  "[SPEC...]\n"
-                  "       tile-runner-test tuning-store|tuning-lookup DIR FILE "
-                  "--device=NAME [--choice=D,... --time=MS [--waves=W]] SPEC...\n"
-                  "       tile-runner-test spills FILE --ptxas=PATH "
-                  "--vary=NAME,...\n";
+  llvm::errs()
+      << "usage: tile-runner-test run FILE [-DNAME=VALUE]... --grid "
+         "G SPEC...\n"
+         "       tile-runner-test persistent-grid SMS "
+         "BLOCKS_PER_SM CAP\n"
+         "       tile-runner-test cache-key FILE [-DNAME=VALUE]... "
+         "[--chip=sm_XY] SPEC...\n"
+         "       tile-runner-test space|fit FILE [-DNAME=VALUE]... "
+         "[SPEC...]\n"
+         "       tile-runner-test tuning-store|tuning-lookup DIR FILE "
+         "--device=NAME [--choice=D,... --time=MS [--waves=W]] SPEC...\n"
+         "       tile-runner-test spills FILE --ptxas=PATH "
+         "--vary=NAME,...\n";
   return 1;
 }
