@@ -139,7 +139,7 @@ def compare_outputs(stage, launch, buffers, directory, prefix, against=None):
         buf = buffers[arg["buffer"]]
         got = np.load(os.path.join(directory, "%s%d.npy" % (prefix, index)))
         if against is not None:
-            other = R.Buffer(buf.t, R.to_float64(
+            other = R.Buffer(buf.t, R.to_values(
                 np.load(os.path.join(directory, "%s%d.npy" % (against, index))),
                 buf.t))
             other.e, other.written = buf.e, buf.written

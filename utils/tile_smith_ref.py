@@ -41,8 +41,19 @@ import numpy as np
 
 UNIT = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}
 TINY = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}
+PRECISION = {"f32": 24, "f16": 11, "bf16": 8}
 U32 = 2.0**-24
-NPY_DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16}
+NPY_DTYPES = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "bf16": np.uint16,
+    "i32": np.int32,
+    "i64": np.int64,
+}
+# Integers are exact: Python ints in object arrays, wrapped to their width
+# after each operation (two's complement, as arith defines them). Their
+# bounds are 0, or inf for lanes that came from an unchecked float.
+WIDTH = {"i32": 32, "i64": 64}
 INF = float("inf")
 
 # The own error of each function, in units of 2^-24 of its result, beyond
@@ -94,26 +105,62 @@ def round_to(x, t):
     return from_bf16_bits(bf16_bits(f))
 
 
-def to_float64(array, t):
-    """A buffer as tile-run reads and writes it (.npy) to float64."""
+def to_values(array, t):
+    """A buffer as tile-run reads and writes it (.npy) to the reference's
+    values: float64, or Python ints for integers."""
+    if t in WIDTH:
+        return np.asarray(array).astype(np.int64).astype(object)
     if t == "bf16":
         return from_bf16_bits(array)
     return np.asarray(array).astype(np.float64)
 
 
-def from_float64(x, t):
+def from_values(x, t):
+    if t in WIDTH:
+        return np.array([int(v) for v in np.asarray(x).reshape(-1)],
+                        dtype=NPY_DTYPES[t])
     if t == "bf16":
         return bf16_bits(x)
     with np.errstate(all="ignore"):
         return np.asarray(x, dtype=np.float64).astype(NPY_DTYPES[t])
 
 
+def wrap(x, t):
+    """Integers wrapped to the width of `t`, two's complement."""
+    half = 1 << (WIDTH[t] - 1)
+    return (x + half) % (2 * half) - half
+
+
+def unsigned(x, t):
+    return x % (1 << WIDTH[t])
+
+
+def _int_to_float(v, t):
+    """An integer rounded once to a float of `t`, to nearest even."""
+    v = int(v)
+    if v == 0:
+        return 0.0
+    a, bits = abs(v), PRECISION[t]
+    length = a.bit_length()
+    if length > bits:
+        shift = length - bits
+        q, rest, half = a >> shift, a & ((1 << shift) - 1), 1 << (shift - 1)
+        if rest > half or (rest == half and q & 1):
+            q += 1
+        a = q << shift
+    f = float(a)
+    return -f if v < 0 else f
+
+
 class Value:
     def __init__(self, r, e, t):
+        self.r, self.t = r, t
+        if t in WIDTH:
+            self.e = np.asarray(e, dtype=np.float64)
+            return
         # Where the reference is inf or NaN, so must the kernel be (unless
         # the lane is unchecked): such values come from inputs that are,
         # not from rounding.
-        self.r, self.t = r, t
         self.e = np.where(np.isfinite(r) | np.isinf(e), e, 0.0)
 
 
@@ -127,7 +174,7 @@ class Cond:
 class Buffer:
     def __init__(self, t, values):
         self.t = t
-        self.r = np.array(values, dtype=np.float64)
+        self.r = np.array(values, dtype=object if t in WIDTH else np.float64)
         self.e = np.zeros(self.r.shape)
         self.written = np.zeros(self.r.shape, dtype=bool)
 
@@ -259,7 +306,7 @@ def load(g, buf, shape, offset, row_stride, col_stride, mask, other=None):
     if np.any(on & ((index < 0) | (index >= buf.r.size))):
         raise ReferenceError("a load reaches past its buffer")
     values = buf.r[np.clip(index, 0, buf.r.size - 1)]
-    r = np.where(on, values, 0.0 if other is None else other)
+    r = np.where(on, values, 0 if other is None else other)
     return Value(r, np.zeros(r.shape), buf.t)
 
 
@@ -279,18 +326,101 @@ def store(g, buf, shape, offset, row_stride, col_stride, mask, value):
         raise ReferenceError("a store of another type")
     r = value.r[on]
     if FAULT == "store":
-        r = round_to(r * 1.25 + 0.5, buf.t)
+        r = wrap(r + 1, buf.t) if buf.t in WIDTH else round_to(r * 1.25 + 0.5, buf.t)
     buf.r[where] = r
     buf.e[where] = value.e[on]
     buf.written[where] = True
 
 
 def constant(g, shape, value, t):
+    if t in WIDTH:
+        r = np.full(g.dims(shape), int(value), dtype=object)
+        return Value(r, np.zeros(r.shape), t)
     r = np.full(g.dims(shape), round_to(value, t))
     return Value(r, np.zeros(r.shape), t)
 
 
+def _elementwise(f, *arrays):
+    return np.frompyfunc(f, len(arrays), 1)(*arrays) if arrays[0].size else arrays[0]
+
+
+def int_unary(fn, x):
+    t, width = x.t, WIDTH[x.t]
+    u = unsigned(x.r, t)
+    if fn == "absi":
+        r = wrap(np.abs(x.r), t)
+    elif fn == "ctlz":
+        r = _elementwise(lambda v: width - int(v).bit_length(), u)
+    elif fn == "cttz":
+        r = _elementwise(
+            lambda v: width if v == 0 else (int(v) & -int(v)).bit_length() - 1, u)
+    elif fn == "ctpop":
+        r = _elementwise(lambda v: bin(int(v)).count("1"), u)
+    else:
+        raise ReferenceError("unknown integer function " + fn)
+    return Value(np.asarray(r, dtype=object), x.e.copy(), t)
+
+
+def int_binary(fn, a, b):
+    t, x, y = a.t, a.r, b.r
+    e = np.maximum(a.e, b.e)
+    if fn in ("divsi", "remsi", "divui", "remui", "ceildivsi", "floordivsi"):
+        if np.any(y == 0):
+            raise ReferenceError("an integer division by zero")
+        low = -(1 << (WIDTH[t] - 1))
+        if fn in ("divsi", "remsi", "ceildivsi", "floordivsi") and np.any(
+                (x == low) & (y == -1)):
+            raise ReferenceError("the minimum divided by -1")
+
+    def trunc_div(x, y):
+        q = np.abs(x) // np.abs(y)
+        return np.where((x < 0) != (y < 0), -q, q)
+
+    if fn == "addi":
+        r = x + y
+    elif fn == "subi":
+        r = x - y
+    elif fn == "muli":
+        r = x * y
+    elif fn == "divsi":
+        r = trunc_div(x, y)
+    elif fn == "remsi":
+        r = x - y * trunc_div(x, y)
+    elif fn == "divui":
+        r = unsigned(x, t) // unsigned(y, t)
+    elif fn == "remui":
+        r = unsigned(x, t) % unsigned(y, t)
+    elif fn == "ceildivsi":
+        r = -((-x) // y)
+    elif fn == "floordivsi":
+        r = x // y
+    elif fn == "andi":
+        r = x & y
+    elif fn == "ori":
+        r = x | y
+    elif fn == "xori":
+        r = x ^ y
+    elif fn in ("shli", "shrsi", "shrui"):
+        if np.any((y < 0) | (y >= WIDTH[t])):
+            raise ReferenceError("a shift by the width or more")
+        if fn == "shli":
+            r = x << y
+        elif fn == "shrsi":
+            r = x >> y
+        else:
+            r = unsigned(x, t) >> y
+    elif fn in ("maxsi", "minsi"):
+        r = np.where((x >= y) == (fn == "maxsi"), x, y)
+    elif fn in ("maxui", "minui"):
+        r = np.where((unsigned(x, t) >= unsigned(y, t)) == (fn == "maxui"), x, y)
+    else:
+        raise ReferenceError("unknown integer function " + fn)
+    return Value(np.asarray(wrap(r, t), dtype=object), e, t)
+
+
 def unary(fn, x):
+    if x.t in WIDTH:
+        return int_unary(fn, x)
     r, e, t = x.r, x.e, x.t
     with np.errstate(all="ignore"):
         if fn == "neg":
@@ -320,6 +450,8 @@ def unary(fn, x):
 
 
 def binary(fn, a, b):
+    if a.t in WIDTH:
+        return int_binary(fn, a, b)
     ra, rb, ea, eb, t = a.r, b.r, a.e, b.e, a.t
     with np.errstate(all="ignore"):
         if fn in ("maximum", "minimum", "maxnum", "minnum"):
@@ -358,8 +490,32 @@ def fma(a, b, c):
         return _finish(a.r * b.r + c.r, prop, 0.0, a.t)
 
 
+INT_PREDICATES = {
+    "eq": (False, lambda x, y: x == y),
+    "ne": (False, lambda x, y: x != y),
+    "slt": (False, lambda x, y: x < y),
+    "sle": (False, lambda x, y: x <= y),
+    "sgt": (False, lambda x, y: x > y),
+    "sge": (False, lambda x, y: x >= y),
+    "ult": (True, lambda x, y: x < y),
+    "ule": (True, lambda x, y: x <= y),
+    "ugt": (True, lambda x, y: x > y),
+    "uge": (True, lambda x, y: x >= y),
+}
+
+
 def compare(predicate, x, value):
     """x against a constant, or against another Value."""
+    if x.t in WIDTH:
+        e = x.e
+        if isinstance(value, Value):
+            e, value = np.maximum(e, value.e), value.r
+        is_unsigned, f = INT_PREDICATES[predicate]
+        lhs, rhs = x.r, value
+        if is_unsigned:
+            lhs, rhs = unsigned(lhs, x.t), unsigned(rhs, x.t)
+        c = np.asarray(f(lhs, rhs), dtype=bool)
+        return Cond(c, e > 0)
     r, e = x.r, x.e
     if value is x:  # a value against itself: no rounding can flip that
         e, value = np.zeros(e.shape), x.r
@@ -404,7 +560,39 @@ def select(cond, a, b):
     return Value(r, e, a.t)
 
 
-def cast(x, t):
+def cast(x, t, style="tile_cast"):
+    """tile.cast, extf, truncf between floats; extsi, extui, trunci between
+    integers; sitofp, uitofp (rounded once from the integer) and fptosi,
+    fptoui (toward zero, saturated, NaN to 0) between the two."""
+    signed = style != "unsigned"
+    if x.t in WIDTH and t in WIDTH:
+        r = x.r if signed or WIDTH[t] < WIDTH[x.t] else unsigned(x.r, x.t)
+        return Value(np.asarray(wrap(r, t), dtype=object), x.e.copy(), t)
+    if x.t in WIDTH:
+        v = x.r if signed else unsigned(x.r, x.t)
+        f = np.asarray(_elementwise(lambda i: _int_to_float(i, t), v), dtype=np.float64)
+        return Value(round_to(f, t), np.where(x.e == 0, 0.0, INF), t)
+    if t in WIDTH:
+        width = WIDTH[t]
+        low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (
+            0, (1 << width) - 1)
+
+        def convert(v):
+            v = float(v)
+            if v != v:
+                return 0
+            if v == INF:
+                return high
+            if v == -INF:
+                return low
+            return min(max(int(v), low), high)
+
+        with np.errstate(all="ignore"):
+            r = _elementwise(convert, x.r)
+            flips = (x.e > 0) & ~(
+                _elementwise(convert, x.r - x.e) == _elementwise(convert, x.r + x.e))
+        return Value(np.asarray(wrap(r, t), dtype=object),
+                     np.where(np.asarray(flips, dtype=bool), INF, 0.0), t)
     r = round_to(x.r, t)
     e = np.where(x.e == 0, 0.0, _bound(x.r, x.e, 0.0, t))
     return Value(r, e, t)
@@ -412,6 +600,11 @@ def cast(x, t):
 
 def reduce(kind, x, axis, depth):
     ax = 1 + axis
+    if x.t in WIDTH:
+        e = np.max(x.e, axis=ax)
+        if kind == "max":
+            return Value(np.max(x.r, axis=ax), e, x.t)
+        return Value(np.asarray(wrap(np.sum(x.r, axis=ax), x.t), dtype=object), e, x.t)
     with np.errstate(all="ignore"):
         if kind == "max":
             return Value(np.max(x.r, axis=ax), np.max(x.e, axis=ax), x.t)
@@ -446,14 +639,19 @@ def accumulate(g, x, kind, start):
     shape = x.r.shape[1:]
     r = x.r.reshape((g.row_blocks, g.col_blocks) + shape)
     e = x.e.reshape(r.shape)
+    integer = x.t in WIDTH
+    start = int(start) if integer else round_to(start, x.t)
     acc = Value(
-        np.full((g.row_blocks,) + shape, round_to(start, x.t)),
+        np.full((g.row_blocks,) + shape, start, dtype=object if integer else None),
         np.zeros((g.row_blocks,) + shape),
         x.t,
     )
+    fn = {"sum": "add", "max": "maximum"}[kind]
+    if integer:
+        fn = {"sum": "addi", "max": "maxsi"}[kind]
     for j in range(g.col_blocks):
         step = Value(r[:, j], e[:, j], x.t)
-        acc = binary("add" if kind == "sum" else "maximum", acc, step)
+        acc = binary(fn, acc, step)
     return acc
 
 
@@ -473,6 +671,11 @@ def make_inputs(launch):
         if "buffer" not in arg:
             continue
         t, n = arg["type"], arg["size"]
+        if t in WIDTH:
+            lo, hi = (-1000, 1000) if arg["output"] else (arg["lo"], arg["hi"])
+            x = rng.integers(lo, hi, size=n, endpoint=True, dtype=np.int64)
+            arrays[index] = x.astype(NPY_DTYPES[t])
+            continue
         if arg["output"]:
             x = round_to(rng.uniform(-1, 1, n), t)
         else:
@@ -481,7 +684,7 @@ def make_inputs(launch):
                 count = max(1, n // 50)
                 where = rng.integers(0, n, count)
                 x[where] = rng.choice(np.array([INF, -INF, np.nan]), count)
-        arrays[index] = from_float64(x, t)
+        arrays[index] = from_values(x, t)
     return arrays
 
 
@@ -492,7 +695,7 @@ def evaluate(reference, launch, arrays):
     for index, arg in enumerate(launch["args"]):
         if "buffer" in arg:
             buffers[arg["buffer"]] = Buffer(
-                arg["type"], to_float64(arrays[index], arg["type"])
+                arg["type"], to_values(arrays[index], arg["type"])
             )
     import sys
 
@@ -504,9 +707,16 @@ def compare_buffer(got, buf, slack=2.0):
     """Checks a buffer as a run left it against the reference. Returns None
     when it matches, else (element, got, expected, tolerance) of the worst
     element, with the number of bad elements."""
-    got = to_float64(got, buf.t).reshape(-1)
+    got = to_values(got, buf.t).reshape(-1)
     ref = buf.r
     tol = np.where(buf.written, slack * buf.e, 0.0)
+    if buf.t in WIDTH:
+        bad = ~np.isinf(tol) & ~np.asarray(got == ref, dtype=bool)
+        if not np.any(bad):
+            return None
+        worst = int(np.argmax(bad))
+        return worst, int(got[worst]), int(ref[worst]), 0.0, int(
+            np.count_nonzero(bad))
     with np.errstate(all="ignore"):
         checked = ~np.isinf(tol)
         nan_got, nan_ref = np.isnan(got), np.isnan(ref)

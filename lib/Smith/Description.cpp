@@ -84,6 +84,7 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Compare:
       o["predicate"] = getName(op.predicate);
+      o["int_predicate"] = getName(op.intPredicate);
       o["value"] = toJSON(op.value);
       break;
     case OpKind::Index:
@@ -203,7 +204,8 @@ public:
 } // namespace
 
 static const ElementType allTypes[] = {ElementType::F32, ElementType::F16,
-                                       ElementType::BF16};
+                                       ElementType::BF16, ElementType::I32,
+                                       ElementType::I64};
 static const Shape allShapes[] = {Shape::Tile, Shape::Rows, Shape::Cols,
                                   Shape::Scalar};
 static const GridKind allGrids[] = {GridKind::Blocks, GridKind::Blocks2D,
@@ -218,19 +220,32 @@ static const UnaryFn allUnary[] = {
     UnaryFn::Exp2,  UnaryFn::Log,  UnaryFn::Log2,  UnaryFn::Log1p,
     UnaryFn::Expm1, UnaryFn::Sqrt, UnaryFn::Rsqrt, UnaryFn::Tanh,
     UnaryFn::Sin,   UnaryFn::Cos,  UnaryFn::Erf,   UnaryFn::Atan,
-    UnaryFn::Floor, UnaryFn::Ceil};
+    UnaryFn::Floor, UnaryFn::Ceil, UnaryFn::AbsI,  UnaryFn::Ctlz,
+    UnaryFn::Cttz,  UnaryFn::Ctpop};
 static const BinaryFn allBinary[] = {
-    BinaryFn::Add,     BinaryFn::Sub,     BinaryFn::Mul,    BinaryFn::Div,
-    BinaryFn::Maximum, BinaryFn::Minimum, BinaryFn::MaxNum, BinaryFn::MinNum,
-    BinaryFn::Rem,     BinaryFn::Copysign};
+    BinaryFn::Add,        BinaryFn::Sub,     BinaryFn::Mul,
+    BinaryFn::Div,        BinaryFn::Maximum, BinaryFn::Minimum,
+    BinaryFn::MaxNum,     BinaryFn::MinNum,  BinaryFn::Rem,
+    BinaryFn::Copysign,   BinaryFn::AddI,    BinaryFn::SubI,
+    BinaryFn::MulI,       BinaryFn::DivSI,   BinaryFn::RemSI,
+    BinaryFn::DivUI,      BinaryFn::RemUI,   BinaryFn::CeilDivSI,
+    BinaryFn::FloorDivSI, BinaryFn::AndI,    BinaryFn::OrI,
+    BinaryFn::XorI,       BinaryFn::ShLI,    BinaryFn::ShRSI,
+    BinaryFn::ShRUI,      BinaryFn::MaxSI,   BinaryFn::MinSI,
+    BinaryFn::MaxUI,      BinaryFn::MinUI};
 static const ReduceFn allReduce[] = {ReduceFn::Sum, ReduceFn::Max};
 static const Predicate allPredicates[] = {Predicate::OLT, Predicate::OLE,
                                           Predicate::OGT, Predicate::OGE,
                                           Predicate::UNE, Predicate::ULT};
+static const IntPredicate allIntPredicates[] = {
+    IntPredicate::EQ,  IntPredicate::NE,  IntPredicate::SLT, IntPredicate::SLE,
+    IntPredicate::SGT, IntPredicate::SGE, IntPredicate::ULT, IntPredicate::ULE,
+    IntPredicate::UGT, IntPredicate::UGE};
 static const IndexCond allIndex[] = {IndexCond::ColBelowRow, IndexCond::OddCol,
                                      IndexCond::OddRow};
 static const LogicFn allLogic[] = {LogicFn::And, LogicFn::Or, LogicFn::Xor};
-static const CastStyle allCasts[] = {CastStyle::TileCast, CastStyle::Arith};
+static const CastStyle allCasts[] = {CastStyle::TileCast, CastStyle::Arith,
+                                     CastStyle::Signed, CastStyle::Unsigned};
 static const ExpandStyle allExpands[] = {ExpandStyle::Direct,
                                          ExpandStyle::ViaVector};
 static const OpKind allKinds[] = {
@@ -341,6 +356,8 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
         break;
       case OpKind::Compare:
         op.predicate = r.name<Predicate>(*o, "predicate", allPredicates);
+        op.intPredicate =
+            r.name<IntPredicate>(*o, "int_predicate", allIntPredicates);
         op.value = r.number(*o, "value");
         break;
       case OpKind::Index:

@@ -98,7 +98,17 @@ private:
   /// A load from a new input buffer of `shape`.
   int addLoad(Shape shape);
 
-  ElementType randomType();
+  /// A random element type; integers only where `integers`.
+  ElementType randomType(bool integers = false);
+  CastStyle castStyle(ElementType from, ElementType to);
+  /// The range of a cast's result; integer ranges that may wrap are the
+  /// type's whole range.
+  Range castRange(const Range &in, ElementType from, ElementType to,
+                  CastStyle style);
+  Range fullRange(ElementType type, int depth);
+  Range intRange(double lo, double hi, ElementType type, int depth);
+  bool makeIntUnary(int x);
+  bool makeIntBinary(int a);
   Buffer randomLayout(Shape shape, ElementType type, bool isOutput);
   int chooseMask(Shape shape);
   double niceConstant(double lo, double hi, ElementType type);
@@ -201,16 +211,21 @@ void Generator::addAccumulator(int source) {
   op.reduce = rng.chance(0.6) ? ReduceFn::Sum : ReduceFn::Max;
   double blocks = static_cast<double>(program.getColBlocks());
   Range out{0, 0, false, in.depth + 1};
+  bool integer = isInteger(x.type);
   if (op.reduce == ReduceFn::Sum) {
     op.value = rng.chance(0.7) ? 0 : niceConstant(-2, 2, x.type);
     out.lo = op.value + std::min(in.lo * blocks, in.lo);
     out.hi = op.value + std::max(in.hi * blocks, in.hi);
-    if (!fits(out.lo, out.hi))
+    if (integer)
+      out = intRange(out.lo, out.hi, x.type, out.depth);
+    else if (!fits(out.lo, out.hi))
       op.reduce = ReduceFn::Max;
   }
   if (op.reduce == ReduceFn::Max) {
-    op.value = rng.chance(0.5) ? -std::numeric_limits<double>::infinity()
-                               : niceConstant(-2, 2, x.type);
+    // Start from the lowest value: -inf, or the integer type's minimum.
+    double lowest = integer ? -getMaxValue(x.type) - 1
+                            : -std::numeric_limits<double>::infinity();
+    op.value = rng.chance(0.5) ? lowest : niceConstant(-2, 2, x.type);
     out = {std::max(op.value, in.lo), std::max(op.value, in.hi), in.exact,
            in.depth + 1};
   }
@@ -274,9 +289,52 @@ void Generator::chooseGeometry() {
   p.specials = rng.chance(0.12);
 }
 
-ElementType Generator::randomType() {
+ElementType Generator::randomType(bool integers) {
+  if (integers && rng.chance(0.2))
+    return rng.chance(0.75) ? ElementType::I32 : ElementType::I64;
   return std::array<ElementType, 3>{ElementType::F32, ElementType::F16,
                                     ElementType::BF16}[rng.weighted({4, 3, 3})];
+}
+
+CastStyle Generator::castStyle(ElementType from, ElementType to) {
+  if (!isInteger(from) && !isInteger(to)) {
+    bool arith = from == ElementType::F32 || to == ElementType::F32;
+    return arith && rng.chance(0.5) ? CastStyle::Arith : CastStyle::TileCast;
+  }
+  return rng.chance(0.7) ? CastStyle::Signed : CastStyle::Unsigned;
+}
+
+Range Generator::castRange(const Range &in, ElementType from, ElementType to,
+                           CastStyle style) {
+  Range out = in;
+  ++out.depth;
+  if (isInteger(to)) {
+    double lo = std::trunc(in.lo), hi = std::trunc(in.hi);
+    if (style == CastStyle::Unsigned &&
+        (lo < 0 || (isInteger(from) && hi > getMaxValue(to))))
+      return fullRange(to, out.depth);
+    out.lo = std::max(lo, -getMaxValue(to) - 1);
+    out.hi = std::min(hi, getMaxValue(to));
+    if (program.specials && !isInteger(from))
+      out.lo = std::min(out.lo, 0.0), out.hi = std::max(out.hi, 0.0);
+    out.exact = in.exact || isInteger(from);
+    if (isInteger(from) && (in.lo < out.lo || in.hi > out.hi))
+      return fullRange(to, out.depth); // trunci wraps
+    return out;
+  }
+  if (isInteger(from) && style == CastStyle::Unsigned && in.lo < 0)
+    out.hi = 2 * getMaxValue(from) + 1, out.lo = 0;
+  return out;
+}
+
+Range Generator::fullRange(ElementType type, int depth) {
+  return Range{-getMaxValue(type) - 1, getMaxValue(type), true, depth};
+}
+
+Range Generator::intRange(double lo, double hi, ElementType type, int depth) {
+  if (!(lo >= -getMaxValue(type) - 1 && hi <= getMaxValue(type)))
+    return fullRange(type, depth); // wraps
+  return Range{lo, hi, true, depth};
 }
 
 Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
@@ -307,6 +365,13 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
       {-1, 1}, {-2, 2}, {-4, 4},     {0, 1},    {0.5, 2},
       {1, 4},  {-8, 8}, {-0.5, 0.5}, {0.25, 4}, {-3, 1}};
   auto [lo, hi] = intervals[rng.range(0, std::size(intervals) - 1)];
+  if (isInteger(type)) {
+    static const std::pair<double, double> integers[] = {
+        {-100, 100}, {0, 1000}, {1, 64}, {-1048576, 1048576}, {-8, 8}};
+    std::tie(lo, hi) = integers[rng.range(0, std::size(integers) - 1)];
+    if (rng.chance(0.15))
+      lo = -getMaxValue(type) - 1, hi = getMaxValue(type);
+  }
   buffer.lo = lo;
   buffer.hi = hi;
   return buffer;
@@ -314,38 +379,41 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
 
 int Generator::chooseMask(Shape shape) {
   Program &p = program;
-  if (shape == Shape::Scalar)
-    return -1;
   // After the column loop, accesses see the row block's first column block.
   int64_t cols = phase == 1 ? std::min(p.cols, p.blockCols) : p.cols;
+  int64_t colBlocks = phase == 1 ? 1 : p.getColBlocks();
   bool exact = (p.rows % p.blockRows == 0 || shape == Shape::Cols) &&
                (cols % p.blockCols == 0 || shape == Shape::Rows);
-  if (exact && rng.chance(0.35))
+  if (shape == Shape::Scalar ? rng.chance(0.6) : exact && rng.chance(0.35))
     return -1;
+  // The indices a cut compares: the data's rows and columns, or the row
+  // and column blocks for shapes without them.
+  bool elementRows = shape == Shape::Tile || shape == Shape::Rows;
+  bool elementCols = shape == Shape::Tile || shape == Shape::Cols;
+  int64_t rowExtent = elementRows ? p.rows : p.getRowBlocks();
+  int64_t colExtent = elementCols ? cols : colBlocks;
+  int64_t rowStep = elementRows ? p.blockRows : 1;
+  int64_t colStep = elementCols ? p.blockCols : 1;
   Mask mask;
-  if (rng.chance(0.5)) {
-    std::vector<CutKind> cuts;
-    if (shape == Shape::Tile || shape == Shape::Cols)
-      cuts.insert(cuts.end(), {CutKind::ColsBelow, CutKind::ColsFrom});
-    if (p.rank == 2 && (shape == Shape::Tile || shape == Shape::Rows))
-      cuts.push_back(CutKind::RowsBelow);
-    if (p.rank == 2 && shape == Shape::Tile)
-      cuts.push_back(CutKind::Diagonal);
+  if (shape == Shape::Scalar || rng.chance(0.5)) {
+    std::vector<CutKind> cuts = {CutKind::ColsBelow, CutKind::ColsFrom};
+    if (p.rank == 2)
+      cuts.insert(cuts.end(), {CutKind::RowsBelow, CutKind::Diagonal});
     mask.cut = rng.pick<CutKind>(cuts);
     switch (mask.cut) {
     case CutKind::None:
       break;
     case CutKind::ColsBelow:
-      mask.bound = std::max<int64_t>(1, cols - rng.range(0, p.blockCols));
+      mask.bound = std::max<int64_t>(1, colExtent - rng.range(0, colStep));
       break;
     case CutKind::RowsBelow:
-      mask.bound = std::max<int64_t>(1, p.rows - rng.range(0, p.blockRows));
+      mask.bound = std::max<int64_t>(1, rowExtent - rng.range(0, rowStep));
       break;
     case CutKind::ColsFrom:
-      mask.bound = rng.range(0, cols - 1);
+      mask.bound = rng.range(0, colExtent - 1);
       break;
     case CutKind::Diagonal:
-      mask.bound = rng.range(1 - p.rows, p.blockCols);
+      mask.bound = rng.range(1 - rowExtent, colStep);
       break;
     }
     mask.boundIsArg = rng.chance(0.5);
@@ -362,6 +430,19 @@ int Generator::chooseMask(Shape shape) {
 double Generator::niceConstant(double lo, double hi, ElementType type) {
   if (lo <= 0 && hi >= 0 && rng.chance(0.2))
     return 0;
+  if (isInteger(type)) {
+    // A small integer of the range where it has some, else any.
+    lo = std::max(std::ceil(lo), -getMaxValue(type) - 1);
+    hi = std::min(std::floor(hi), getMaxValue(type));
+    if (hi < lo)
+      return 0;
+    double small = std::min(hi, lo + 200);
+    double value = std::floor(lo + (small - lo + 1) * rng.uniform());
+    if (rng.chance(0.2))
+      value = std::floor(lo + (hi - lo) * rng.uniform());
+    value = std::min(std::max(value, lo), hi);
+    return isRepresentable(value, type) ? value : 0;
+  }
   double value = lo + (hi - lo) * rng.uniform();
   double nice = std::nearbyint(value * 8) / 8;
   if (nice < lo || nice > hi)
@@ -403,14 +484,14 @@ void Generator::chooseInputs() {
     Op op;
     op.kind = OpKind::Param;
     op.shape = Shape::Scalar;
-    op.type = randomType();
+    op.type = randomType(true);
     op.value = niceConstant(-2, 2, op.type);
     add(op, Range{op.value, op.value, true, 0});
   }
 }
 
 int Generator::addLoad(Shape shape) {
-  Buffer buffer = randomLayout(shape, randomType(), /*isOutput=*/false);
+  Buffer buffer = randomLayout(shape, randomType(true), /*isOutput=*/false);
   buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
   buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
   program.buffers.push_back(buffer);
@@ -449,7 +530,8 @@ void Generator::chooseOutputs(int least, int most,
   if (static_cast<int>(values.size()) > outputs)
     values.resize(outputs);
   for (int value : values) {
-    ElementType type = rng.chance(0.6) ? program.ops[value].type : randomType();
+    ElementType type =
+        rng.chance(0.6) ? program.ops[value].type : randomType(true);
     Shape shape = program.ops[value].shape;
     if (type != program.ops[value].type) {
       Op cast;
@@ -457,13 +539,9 @@ void Generator::chooseOutputs(int least, int most,
       cast.shape = shape;
       cast.type = type;
       cast.operands = {value};
-      bool arith = type == ElementType::F32 ||
-                   program.ops[value].type == ElementType::F32;
-      cast.cast =
-          arith && rng.chance(0.5) ? CastStyle::Arith : CastStyle::TileCast;
-      Range range = ranges[value];
-      ++range.depth;
-      value = add(cast, range);
+      ElementType from = program.ops[value].type;
+      cast.cast = castStyle(from, type);
+      value = add(cast, castRange(ranges[value], from, type, cast.cast));
     }
     program.buffers.push_back(randomLayout(shape, type, /*isOutput=*/true));
     Op store;
@@ -552,16 +630,14 @@ int Generator::makeOperand(Shape shape, ElementType type) {
     op.shape = shape;
     op.type = type;
     op.operands = {other};
-    bool arith =
-        type == ElementType::F32 || program.ops[other].type == ElementType::F32;
-    op.cast = arith && rng.chance(0.5) ? CastStyle::Arith : CastStyle::TileCast;
-    Range range = ranges[other];
-    ++range.depth;
-    return add(op, range);
+    ElementType from = program.ops[other].type;
+    op.cast = castStyle(from, type);
+    return add(op, castRange(ranges[other], from, type, op.cast));
   }
   if (same >= 0)
     return same;
-  return makeConstant(shape, type, -2, 2);
+  return makeConstant(shape, type, isInteger(type) ? -100 : -2,
+                      isInteger(type) ? 100 : 2);
 }
 
 int Generator::makeCondition(Shape shape, int depth) {
@@ -594,6 +670,11 @@ int Generator::makeCondition(Shape shape, int depth) {
     Op op;
     op.kind = OpKind::Compare;
     op.shape = shape;
+    op.intPredicate = rng.pick<IntPredicate>(
+        {IntPredicate::EQ, IntPredicate::NE, IntPredicate::SLT,
+         IntPredicate::SLE, IntPredicate::SGT, IntPredicate::SGE,
+         IntPredicate::ULT, IntPredicate::ULE, IntPredicate::UGT,
+         IntPredicate::UGE});
     op.predicate =
         rng.pick<Predicate>({Predicate::OLT, Predicate::OLE, Predicate::OGT,
                              Predicate::OGE, Predicate::UNE, Predicate::ULT});
@@ -658,7 +739,9 @@ bool Generator::addRandomOp() {
                       ? rng.pick<Shape>({Shape::Tile, Shape::Rows, Shape::Cols,
                                          Shape::Scalar})
                       : rng.pick<Shape>({Shape::Tile, Shape::Scalar});
-    makeConstant(shape, randomType(), -4, 4);
+    ElementType type = randomType(true);
+    makeConstant(shape, type, isInteger(type) ? -1000 : -4,
+                 isInteger(type) ? 1000 : 4);
     return true;
   }
   default:
@@ -670,6 +753,8 @@ bool Generator::makeUnary() {
   int x = pickValue([](int) { return true; });
   if (x < 0)
     return false;
+  if (isInteger(program.ops[x].type))
+    return makeIntUnary(x);
   Range in = ranges[x];
   double lo = in.lo, hi = in.hi;
   std::vector<UnaryFn> fns = {UnaryFn::Neg, UnaryFn::Abs, UnaryFn::Tanh,
@@ -752,6 +837,11 @@ bool Generator::makeUnary() {
   case UnaryFn::Ceil:
     out = {std::ceil(lo), std::ceil(hi), true, in.depth + 1};
     break;
+  case UnaryFn::AbsI:
+  case UnaryFn::Ctlz:
+  case UnaryFn::Cttz:
+  case UnaryFn::Ctpop:
+    llvm_unreachable("integer functions are made by makeIntUnary");
   }
   if (!fits(out.lo, out.hi))
     return false;
@@ -763,6 +853,8 @@ bool Generator::makeBinary() {
   int a = pickValue([](int) { return true; });
   if (a < 0)
     return false;
+  if (isInteger(program.ops[a].type))
+    return makeIntBinary(a);
   Shape shape = program.ops[a].shape;
   ElementType type = program.ops[a].type;
   int b = makeOperand(shape, type);
@@ -826,6 +918,26 @@ bool Generator::makeBinary() {
     out = {-bound, bound, ra.exact && rb.exact, out.depth};
     break;
   }
+  case BinaryFn::AddI:
+  case BinaryFn::SubI:
+  case BinaryFn::MulI:
+  case BinaryFn::DivSI:
+  case BinaryFn::RemSI:
+  case BinaryFn::DivUI:
+  case BinaryFn::RemUI:
+  case BinaryFn::CeilDivSI:
+  case BinaryFn::FloorDivSI:
+  case BinaryFn::AndI:
+  case BinaryFn::OrI:
+  case BinaryFn::XorI:
+  case BinaryFn::ShLI:
+  case BinaryFn::ShRSI:
+  case BinaryFn::ShRUI:
+  case BinaryFn::MaxSI:
+  case BinaryFn::MinSI:
+  case BinaryFn::MaxUI:
+  case BinaryFn::MinUI:
+    llvm_unreachable("integer functions are made by makeIntBinary");
   }
   if (!fits(out.lo, out.hi))
     return false;
@@ -833,8 +945,170 @@ bool Generator::makeBinary() {
   return true;
 }
 
+bool Generator::makeIntUnary(int x) {
+  const Op &in = program.ops[x];
+  Range r = ranges[x];
+  Op op;
+  op.kind = OpKind::Unary;
+  op.shape = in.shape;
+  op.type = in.type;
+  op.operands = {x};
+  op.unary = rng.pick<UnaryFn>({UnaryFn::AbsI, UnaryFn::AbsI, UnaryFn::Ctlz,
+                                UnaryFn::Cttz, UnaryFn::Ctpop});
+  double width = getPrecision(in.type);
+  Range out{0, width, true, r.depth + 1};
+  if (op.unary == UnaryFn::AbsI)
+    out = r.lo >= 0 ? Range{r.lo, r.hi, true, r.depth + 1}
+          : r.hi <= 0
+              ? intRange(-r.hi, -r.lo, in.type, r.depth + 1)
+              : intRange(0, std::max(-r.lo, r.hi), in.type, r.depth + 1);
+  add(op, out);
+  return true;
+}
+
+/// Integer operations wrap at the type's width; the generator keeps away
+/// only from what arith leaves undefined (and the interpreter reports): a
+/// division by zero, the minimum divided by -1, a shift by the width or
+/// more.
+bool Generator::makeIntBinary(int a) {
+  const Op &x = program.ops[a];
+  Shape shape = x.shape;
+  ElementType type = x.type;
+  double width = getPrecision(type);
+  double min = -getMaxValue(type) - 1;
+  Range ra = ranges[a];
+  std::vector<BinaryFn> fns = {
+      BinaryFn::AddI,      BinaryFn::AddI,       BinaryFn::SubI,
+      BinaryFn::MulI,      BinaryFn::AndI,       BinaryFn::OrI,
+      BinaryFn::XorI,      BinaryFn::MaxSI,      BinaryFn::MinSI,
+      BinaryFn::MaxUI,     BinaryFn::MinUI,      BinaryFn::DivSI,
+      BinaryFn::RemSI,     BinaryFn::DivUI,      BinaryFn::RemUI,
+      BinaryFn::CeilDivSI, BinaryFn::FloorDivSI, BinaryFn::ShLI,
+      BinaryFn::ShRSI,     BinaryFn::ShRUI};
+  BinaryFn fn = rng.pick<BinaryFn>(fns);
+  bool shift =
+      fn == BinaryFn::ShLI || fn == BinaryFn::ShRSI || fn == BinaryFn::ShRUI;
+  bool division = fn == BinaryFn::DivSI || fn == BinaryFn::RemSI ||
+                  fn == BinaryFn::DivUI || fn == BinaryFn::RemUI ||
+                  fn == BinaryFn::CeilDivSI || fn == BinaryFn::FloorDivSI;
+  int b;
+  if (shift) {
+    // A shift amount below the width: a value known to be, or a constant.
+    b = pickValue([&](int i) {
+      return program.ops[i].shape == shape && program.ops[i].type == type &&
+             ranges[i].lo >= 0 && ranges[i].hi < width;
+    });
+    if (b < 0 || rng.chance(0.5))
+      b = makeConstant(shape, type, 0, width - 1);
+  } else {
+    b = makeOperand(shape, type);
+  }
+  Range rb = ranges[b];
+  if (division) {
+    bool nonzero = rb.lo > 0 || rb.hi < 0;
+    bool overflow = ra.lo <= min && rb.lo <= -1 && rb.hi >= -1;
+    if (!nonzero || overflow) {
+      // A divisor of its own: a nonzero constant.
+      double magnitude = niceConstant(1, 100, type);
+      b = makeConstant(shape, type, rng.chance(0.3) ? -magnitude : magnitude,
+                       rng.chance(0.3) ? -magnitude : magnitude);
+      if (program.ops[b].value == 0 ||
+          (program.ops[b].value == -1 && ra.lo <= min))
+        return false;
+      rb = ranges[b];
+    }
+  }
+  Op op;
+  op.kind = OpKind::Binary;
+  op.shape = shape;
+  op.type = type;
+  op.operands = {a, b};
+  op.binary = fn;
+  int depth = std::max(ra.depth, rb.depth) + 1;
+  bool nonnegative = ra.lo >= 0 && rb.lo >= 0;
+  double magnitudeA = std::max(std::fabs(ra.lo), std::fabs(ra.hi));
+  double magnitudeB = std::max(std::fabs(rb.lo), std::fabs(rb.hi));
+  Range out = fullRange(type, depth);
+  switch (fn) {
+  case BinaryFn::AddI:
+    out = intRange(ra.lo + rb.lo, ra.hi + rb.hi, type, depth);
+    break;
+  case BinaryFn::SubI:
+    out = intRange(ra.lo - rb.hi, ra.hi - rb.lo, type, depth);
+    break;
+  case BinaryFn::MulI: {
+    double p[] = {ra.lo * rb.lo, ra.lo * rb.hi, ra.hi * rb.lo, ra.hi * rb.hi};
+    out = intRange(*std::min_element(p, p + 4), *std::max_element(p, p + 4),
+                   type, depth);
+    break;
+  }
+  case BinaryFn::DivSI:
+  case BinaryFn::CeilDivSI:
+  case BinaryFn::FloorDivSI:
+    out = intRange(-magnitudeA - 1, magnitudeA + 1, type, depth);
+    break;
+  case BinaryFn::RemSI:
+    out = intRange(-magnitudeB, magnitudeB, type, depth);
+    break;
+  case BinaryFn::DivUI:
+    if (nonnegative)
+      out = Range{0, ra.hi, true, depth};
+    break;
+  case BinaryFn::RemUI:
+    if (nonnegative)
+      out = Range{0, rb.hi, true, depth};
+    break;
+  case BinaryFn::AndI:
+    if (nonnegative)
+      out = Range{0, std::min(ra.hi, rb.hi), true, depth};
+    break;
+  case BinaryFn::OrI:
+  case BinaryFn::XorI:
+    if (nonnegative)
+      out = Range{
+          0, std::exp2(std::ceil(std::log2(std::max(ra.hi, rb.hi) + 1))) - 1,
+          true, depth};
+    break;
+  case BinaryFn::ShLI:
+    out = intRange(std::min(ra.lo * std::exp2(rb.hi), ra.lo),
+                   std::max(ra.hi * std::exp2(rb.hi), ra.hi), type, depth);
+    break;
+  case BinaryFn::ShRSI:
+    out = Range{std::min(ra.lo, 0.0), std::max(ra.hi, 0.0), true, depth};
+    break;
+  case BinaryFn::ShRUI:
+    if (ra.lo >= 0)
+      out = Range{0, ra.hi, true, depth};
+    break;
+  case BinaryFn::MaxSI:
+    out = Range{std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi), true, depth};
+    break;
+  case BinaryFn::MinSI:
+    out = Range{std::min(ra.lo, rb.lo), std::min(ra.hi, rb.hi), true, depth};
+    break;
+  case BinaryFn::MaxUI:
+  case BinaryFn::MinUI:
+    if (nonnegative)
+      out = Range{std::min(ra.lo, rb.lo), std::max(ra.hi, rb.hi), true, depth};
+    break;
+  case BinaryFn::Add:
+  case BinaryFn::Sub:
+  case BinaryFn::Mul:
+  case BinaryFn::Div:
+  case BinaryFn::Maximum:
+  case BinaryFn::Minimum:
+  case BinaryFn::MaxNum:
+  case BinaryFn::MinNum:
+  case BinaryFn::Rem:
+  case BinaryFn::Copysign:
+    llvm_unreachable("float functions are made by makeBinary");
+  }
+  add(op, out);
+  return true;
+}
+
 bool Generator::makeFma() {
-  int a = pickValue([](int) { return true; });
+  int a = pickValue([&](int i) { return !isInteger(program.ops[i].type); });
   if (a < 0)
     return false;
   Shape shape = program.ops[a].shape;
@@ -887,18 +1161,15 @@ bool Generator::makeCast() {
   ElementType from = program.ops[x].type;
   ElementType to;
   do
-    to = randomType();
+    to = randomType(true);
   while (to == from);
   Op op;
   op.kind = OpKind::Cast;
   op.shape = program.ops[x].shape;
   op.type = to;
   op.operands = {x};
-  bool arith = from == ElementType::F32 || to == ElementType::F32;
-  op.cast = arith && rng.chance(0.5) ? CastStyle::Arith : CastStyle::TileCast;
-  Range out = ranges[x];
-  ++out.depth;
-  add(op, out);
+  op.cast = castStyle(from, to);
+  add(op, castRange(ranges[x], from, to, op.cast));
   return true;
 }
 
@@ -926,6 +1197,8 @@ bool Generator::makeReduce() {
     double n = static_cast<double>(lengthAlong(from, op.axis));
     out = {std::min(in.lo * n, in.lo), std::max(in.hi * n, in.hi), false,
            in.depth + 1};
+    if (isInteger(op.type))
+      out = intRange(out.lo, out.hi, op.type, out.depth);
   }
   if (!fits(out.lo, out.hi))
     return false;
@@ -966,7 +1239,8 @@ bool Generator::makeSoftmax() {
   if (rng.chance(0.4)) {
     int buffer = -1;
     for (auto [index, b] : llvm::enumerate(program.buffers))
-      if (!b.isOutput && b.shape == Shape::Tile && b.phase == phase)
+      if (!b.isOutput && b.shape == Shape::Tile && b.phase == phase &&
+          !isInteger(b.type))
         buffer = static_cast<int>(index);
     if (buffer >= 0) {
       const Buffer &b = program.buffers[buffer];
@@ -990,6 +1264,7 @@ bool Generator::makeSoftmax() {
   if (x < 0)
     x = pickValue([&](int i) {
       return program.ops[i].shape == Shape::Tile &&
+             !isInteger(program.ops[i].type) &&
              fits(ranges[i].lo, ranges[i].hi);
     });
   if (x < 0)

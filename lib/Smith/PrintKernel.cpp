@@ -56,7 +56,11 @@ std::string getTypeText(const Value &value) {
   return getTypeText(value.dims, value.element);
 }
 
-std::string formatFloat(double value, ElementType type) {
+/// A constant of `type` as MLIR writes it: an integer, a float with enough
+/// digits to round back exactly, or the bits of an infinity or a NaN.
+std::string formatValue(double value, ElementType type) {
+  if (isInteger(type))
+    return std::to_string(static_cast<int64_t>(value));
   if (std::isnan(value))
     return type == ElementType::F32
                ? "0x7FC00000"
@@ -70,10 +74,19 @@ std::string formatFloat(double value, ElementType type) {
       return negative ? "0xFC00" : "0x7C00";
     case ElementType::BF16:
       return negative ? "0xFF80" : "0x7F80";
+    case ElementType::I32:
+    case ElementType::I64:
+      llvm_unreachable("integers are finite");
     }
   }
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%.9e", value);
+  return text;
+}
+
+std::string formatNumber(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.9g", value);
   return text;
 }
 
@@ -481,7 +494,7 @@ Value KernelPrinter::floatConstant(Shape shape, ElementType type,
                                    double value) {
   std::vector<int64_t> dims = getDims(shape);
   std::string element = getName(type).str();
-  std::string literal = formatFloat(value, type);
+  std::string literal = formatValue(value, type);
   std::string text = dims.empty()
                          ? "arith.constant " + literal + " : " + element
                          : "arith.constant dense<" + literal +
@@ -527,6 +540,14 @@ static llvm::StringRef getUnaryOpName(UnaryFn fn) {
     return "math.floor";
   case UnaryFn::Ceil:
     return "math.ceil";
+  case UnaryFn::AbsI:
+    return "math.absi";
+  case UnaryFn::Ctlz:
+    return "math.ctlz";
+  case UnaryFn::Cttz:
+    return "math.cttz";
+  case UnaryFn::Ctpop:
+    return "math.ctpop";
   }
   llvm_unreachable("unknown unary function");
 }
@@ -553,8 +574,67 @@ static llvm::StringRef getBinaryOpName(BinaryFn fn) {
     return "arith.remf";
   case BinaryFn::Copysign:
     return "math.copysign";
+  case BinaryFn::AddI:
+    return "arith.addi";
+  case BinaryFn::SubI:
+    return "arith.subi";
+  case BinaryFn::MulI:
+    return "arith.muli";
+  case BinaryFn::DivSI:
+    return "arith.divsi";
+  case BinaryFn::RemSI:
+    return "arith.remsi";
+  case BinaryFn::DivUI:
+    return "arith.divui";
+  case BinaryFn::RemUI:
+    return "arith.remui";
+  case BinaryFn::CeilDivSI:
+    return "arith.ceildivsi";
+  case BinaryFn::FloorDivSI:
+    return "arith.floordivsi";
+  case BinaryFn::AndI:
+    return "arith.andi";
+  case BinaryFn::OrI:
+    return "arith.ori";
+  case BinaryFn::XorI:
+    return "arith.xori";
+  case BinaryFn::ShLI:
+    return "arith.shli";
+  case BinaryFn::ShRSI:
+    return "arith.shrsi";
+  case BinaryFn::ShRUI:
+    return "arith.shrui";
+  case BinaryFn::MaxSI:
+    return "arith.maxsi";
+  case BinaryFn::MinSI:
+    return "arith.minsi";
+  case BinaryFn::MaxUI:
+    return "arith.maxui";
+  case BinaryFn::MinUI:
+    return "arith.minui";
   }
   llvm_unreachable("unknown binary function");
+}
+
+static std::string getCastOpName(CastStyle style, ElementType from,
+                                 ElementType to) {
+  bool sign = style == CastStyle::Signed;
+  switch (style) {
+  case CastStyle::TileCast:
+    return "tile.cast";
+  case CastStyle::Arith:
+    return to == ElementType::F32 ? "arith.extf" : "arith.truncf";
+  case CastStyle::Signed:
+  case CastStyle::Unsigned:
+    if (isInteger(from) && isInteger(to))
+      return getPrecision(to) > getPrecision(from)
+                 ? (sign ? "arith.extsi" : "arith.extui")
+                 : "arith.trunci";
+    if (isInteger(from))
+      return sign ? "arith.sitofp" : "arith.uitofp";
+    return sign ? "arith.fptosi" : "arith.fptoui";
+  }
+  llvm_unreachable("unknown cast style");
 }
 
 static llvm::StringRef getLogicOpName(LogicFn fn) {
@@ -606,7 +686,7 @@ void KernelPrinter::emitOp(size_t index) {
         values[index] = Value{"%" + arg.name, {}, element, Top};
     return;
   case OpKind::Constant: {
-    std::string literal = formatFloat(op.value, op.type);
+    std::string literal = formatValue(op.value, op.type);
     result(dims.empty() ? "arith.constant " + literal + " : " + element
                         : "arith.constant dense<" + literal + "> : " + type,
            element, Top);
@@ -632,9 +712,11 @@ void KernelPrinter::emitOp(size_t index) {
     std::string rhs = op.operands.size() == 2
                           ? operand(1).name
                           : floatConstant(x.shape, x.type, op.value).name;
-    result(("arith.cmpf " + getName(op.predicate) + ", ").str() +
-               operand(0).name + ", " + rhs + " : " + typeOf(x),
-           "i1");
+    std::string compare =
+        isInteger(x.type)
+            ? ("arith.cmpi " + getName(op.intPredicate) + ", ").str()
+            : ("arith.cmpf " + getName(op.predicate) + ", ").str();
+    result(compare + operand(0).name + ", " + rhs + " : " + typeOf(x), "i1");
     return;
   }
   case OpKind::Index: {
@@ -668,9 +750,8 @@ void KernelPrinter::emitOp(size_t index) {
     return;
   case OpKind::Cast: {
     const Value &x = operand(0);
-    std::string opName = "tile.cast";
-    if (op.cast == CastStyle::Arith)
-      opName = op.type == ElementType::F32 ? "arith.extf" : "arith.truncf";
+    std::string opName =
+        getCastOpName(op.cast, p.ops[op.operands[0]].type, op.type);
     result(opName + " " + x.name + " : " + getTypeText(x) + " to " + type,
            element);
     return;
@@ -783,7 +864,9 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
         std::string next = "%next" + std::to_string(k);
         inner.push_back(
             next + " = " +
-            (op.reduce == ReduceFn::Sum ? "arith.addf " : "arith.maximumf ") +
+            (op.reduce == ReduceFn::Sum
+                 ? (isInteger(op.type) ? "arith.addi " : "arith.addf ")
+                 : (isInteger(op.type) ? "arith.maxsi " : "arith.maximumf ")) +
             "%acc" + std::to_string(k) + ", " + values[op.operands[0]].name +
             " : " + type);
       }
@@ -836,7 +919,10 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
       os << "'" << getName(buffer.type) << "[" << getBufferSize(p, buffer)
          << "]=@arg" << arg.index << ".npy'";
     } else if (arg.kind == ArgKind::FloatParam) {
-      os << arg.type << "=" << llvm::format("%.9g", arg.value);
+      os << arg.type << "="
+         << (arg.type == "i32" || arg.type == "i64"
+                 ? std::to_string(static_cast<int64_t>(arg.value))
+                 : formatNumber(arg.value));
     } else {
       os << "i32=" << static_cast<int64_t>(arg.value);
     }

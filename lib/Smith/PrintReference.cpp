@@ -31,6 +31,13 @@ static std::string pythonFloat(double value) {
   return text;
 }
 
+/// A constant of `type` as a Python expression: an int for integers.
+static std::string pythonNumber(double value, ElementType type) {
+  if (isInteger(type))
+    return std::to_string(static_cast<int64_t>(value));
+  return pythonFloat(value);
+}
+
 static std::string quote(llvm::StringRef text) {
   return ("\"" + text + "\"").str();
 }
@@ -57,13 +64,14 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
          << ", \"type\": " << quote(getName(buffer.type))
          << ", \"size\": " << getBufferSize(p, buffer)
          << ", \"output\": " << (buffer.isOutput ? "True" : "False")
-         << ", \"lo\": " << pythonFloat(buffer.lo)
-         << ", \"hi\": " << pythonFloat(buffer.hi) << "},\n";
+         << ", \"lo\": " << pythonNumber(buffer.lo, buffer.type)
+         << ", \"hi\": " << pythonNumber(buffer.hi, buffer.type) << "},\n";
       break;
     }
     case ArgKind::FloatParam:
       os << "{\"scalar\": " << quote(arg.type)
-         << ", \"value\": " << pythonFloat(arg.value) << "},\n";
+         << ", \"value\": " << pythonNumber(arg.value, p.ops[arg.index].type)
+         << "},\n";
       break;
     case ArgKind::Rows:
     case ArgKind::Cols:
@@ -122,18 +130,18 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
     case OpKind::Load:
       os << name << " = R.load(" << g << ", " << access(op);
       if (op.hasOther)
-        os << ", other=" << pythonFloat(op.value);
+        os << ", other=" << pythonNumber(op.value, op.type);
       os << ")\n";
       break;
     case OpKind::Param:
       os << name << " = R.constant(" << g << ", \"scalar\", "
-         << pythonFloat(op.value) << ", " << quote(getName(op.type))
+         << pythonNumber(op.value, op.type) << ", " << quote(getName(op.type))
          << ")  # %p" << index << "\n";
       break;
     case OpKind::Constant:
       os << name << " = R.constant(" << g << ", " << quote(getName(op.shape))
-         << ", " << pythonFloat(op.value) << ", " << quote(getName(op.type))
-         << ")\n";
+         << ", " << pythonNumber(op.value, op.type) << ", "
+         << quote(getName(op.type)) << ")\n";
       break;
     case OpKind::Unary:
       os << name << " = R.unary(" << quote(getName(op.unary)) << ", "
@@ -147,12 +155,17 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       os << name << " = R.fma(" << operand(0) << ", " << operand(1) << ", "
          << operand(2) << ")\n";
       break;
-    case OpKind::Compare:
-      os << name << " = R.compare(" << quote(getName(op.predicate)) << ", "
-         << operand(0) << ", "
-         << (op.operands.size() == 2 ? operand(1) : pythonFloat(op.value))
+    case OpKind::Compare: {
+      ElementType type = p.ops[op.operands[0]].type;
+      os << name << " = R.compare("
+         << quote(isInteger(type) ? getName(op.intPredicate)
+                                  : getName(op.predicate))
+         << ", " << operand(0) << ", "
+         << (op.operands.size() == 2 ? operand(1)
+                                     : pythonNumber(op.value, type))
          << ")\n";
       break;
+    }
     case OpKind::Index:
       os << name << " = R.index(" << g << ", " << quote(getName(op.shape))
          << ", " << quote(getName(op.index)) << ")\n";
@@ -167,7 +180,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Cast:
       os << name << " = R.cast(" << operand(0) << ", "
-         << quote(getName(op.type)) << ")\n";
+         << quote(getName(op.type)) << ", " << quote(getName(op.cast)) << ")\n";
       break;
     case OpKind::Reduce: {
       // The depth of the kernel's summation tree: registers and lanes in a
@@ -189,7 +202,8 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Accumulate:
       os << name << " = R.accumulate(g, " << operand(0) << ", "
-         << quote(getName(op.reduce)) << ", " << pythonFloat(op.value) << ")\n";
+         << quote(getName(op.reduce)) << ", " << pythonNumber(op.value, op.type)
+         << ")\n";
       break;
     case OpKind::Store:
       os << "R.store(" << g << ", " << access(op) << ", value=" << operand(0)

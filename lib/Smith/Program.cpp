@@ -28,6 +28,10 @@ llvm::StringRef smith::getName(ElementType type) {
     return "f16";
   case ElementType::BF16:
     return "bf16";
+  case ElementType::I32:
+    return "i32";
+  case ElementType::I64:
+    return "i64";
   }
   llvm_unreachable("unknown element type");
 }
@@ -124,6 +128,14 @@ llvm::StringRef smith::getName(UnaryFn fn) {
     return "floor";
   case UnaryFn::Ceil:
     return "ceil";
+  case UnaryFn::AbsI:
+    return "absi";
+  case UnaryFn::Ctlz:
+    return "ctlz";
+  case UnaryFn::Cttz:
+    return "cttz";
+  case UnaryFn::Ctpop:
+    return "ctpop";
   }
   llvm_unreachable("unknown unary function");
 }
@@ -150,6 +162,44 @@ llvm::StringRef smith::getName(BinaryFn fn) {
     return "rem";
   case BinaryFn::Copysign:
     return "copysign";
+  case BinaryFn::AddI:
+    return "addi";
+  case BinaryFn::SubI:
+    return "subi";
+  case BinaryFn::MulI:
+    return "muli";
+  case BinaryFn::DivSI:
+    return "divsi";
+  case BinaryFn::RemSI:
+    return "remsi";
+  case BinaryFn::DivUI:
+    return "divui";
+  case BinaryFn::RemUI:
+    return "remui";
+  case BinaryFn::CeilDivSI:
+    return "ceildivsi";
+  case BinaryFn::FloorDivSI:
+    return "floordivsi";
+  case BinaryFn::AndI:
+    return "andi";
+  case BinaryFn::OrI:
+    return "ori";
+  case BinaryFn::XorI:
+    return "xori";
+  case BinaryFn::ShLI:
+    return "shli";
+  case BinaryFn::ShRSI:
+    return "shrsi";
+  case BinaryFn::ShRUI:
+    return "shrui";
+  case BinaryFn::MaxSI:
+    return "maxsi";
+  case BinaryFn::MinSI:
+    return "minsi";
+  case BinaryFn::MaxUI:
+    return "maxui";
+  case BinaryFn::MinUI:
+    return "minui";
   }
   llvm_unreachable("unknown binary function");
 }
@@ -178,6 +228,32 @@ llvm::StringRef smith::getName(Predicate predicate) {
     return "une";
   case Predicate::ULT:
     return "ult";
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+llvm::StringRef smith::getName(IntPredicate predicate) {
+  switch (predicate) {
+  case IntPredicate::EQ:
+    return "eq";
+  case IntPredicate::NE:
+    return "ne";
+  case IntPredicate::SLT:
+    return "slt";
+  case IntPredicate::SLE:
+    return "sle";
+  case IntPredicate::SGT:
+    return "sgt";
+  case IntPredicate::SGE:
+    return "sge";
+  case IntPredicate::ULT:
+    return "ult";
+  case IntPredicate::ULE:
+    return "ule";
+  case IntPredicate::UGT:
+    return "ugt";
+  case IntPredicate::UGE:
+    return "uge";
   }
   llvm_unreachable("unknown predicate");
 }
@@ -212,6 +288,10 @@ llvm::StringRef smith::getName(CastStyle style) {
     return "tile_cast";
   case CastStyle::Arith:
     return "arith";
+  case CastStyle::Signed:
+    return "signed";
+  case CastStyle::Unsigned:
+    return "unsigned";
   }
   llvm_unreachable("unknown cast style");
 }
@@ -270,6 +350,10 @@ double smith::getMaxValue(ElementType type) {
     return 65504.0;
   case ElementType::BF16:
     return 3.3895313892515355e38;
+  case ElementType::I32:
+    return 2147483647.0;
+  case ElementType::I64:
+    return 9223372036854775807.0;
   }
   llvm_unreachable("unknown element type");
 }
@@ -281,6 +365,9 @@ double smith::getMinNormal(ElementType type) {
     return std::ldexp(1.0, -126);
   case ElementType::F16:
     return std::ldexp(1.0, -14);
+  case ElementType::I32:
+  case ElementType::I64:
+    return 1;
   }
   llvm_unreachable("unknown element type");
 }
@@ -293,13 +380,87 @@ int smith::getPrecision(ElementType type) {
     return 11;
   case ElementType::BF16:
     return 8;
+  case ElementType::I32:
+    return 32;
+  case ElementType::I64:
+    return 64;
   }
   llvm_unreachable("unknown element type");
+}
+
+bool smith::isIntegerFn(UnaryFn fn) {
+  switch (fn) {
+  case UnaryFn::AbsI:
+  case UnaryFn::Ctlz:
+  case UnaryFn::Cttz:
+  case UnaryFn::Ctpop:
+    return true;
+  case UnaryFn::Neg:
+  case UnaryFn::Abs:
+  case UnaryFn::Exp:
+  case UnaryFn::MathExp:
+  case UnaryFn::Exp2:
+  case UnaryFn::Log:
+  case UnaryFn::Log2:
+  case UnaryFn::Log1p:
+  case UnaryFn::Expm1:
+  case UnaryFn::Sqrt:
+  case UnaryFn::Rsqrt:
+  case UnaryFn::Tanh:
+  case UnaryFn::Sin:
+  case UnaryFn::Cos:
+  case UnaryFn::Erf:
+  case UnaryFn::Atan:
+  case UnaryFn::Floor:
+  case UnaryFn::Ceil:
+    return false;
+  }
+  llvm_unreachable("unknown unary function");
+}
+
+bool smith::isIntegerFn(BinaryFn fn) {
+  switch (fn) {
+  case BinaryFn::Add:
+  case BinaryFn::Sub:
+  case BinaryFn::Mul:
+  case BinaryFn::Div:
+  case BinaryFn::Maximum:
+  case BinaryFn::Minimum:
+  case BinaryFn::MaxNum:
+  case BinaryFn::MinNum:
+  case BinaryFn::Rem:
+  case BinaryFn::Copysign:
+    return false;
+  case BinaryFn::AddI:
+  case BinaryFn::SubI:
+  case BinaryFn::MulI:
+  case BinaryFn::DivSI:
+  case BinaryFn::RemSI:
+  case BinaryFn::DivUI:
+  case BinaryFn::RemUI:
+  case BinaryFn::CeilDivSI:
+  case BinaryFn::FloorDivSI:
+  case BinaryFn::AndI:
+  case BinaryFn::OrI:
+  case BinaryFn::XorI:
+  case BinaryFn::ShLI:
+  case BinaryFn::ShRSI:
+  case BinaryFn::ShRUI:
+  case BinaryFn::MaxSI:
+  case BinaryFn::MinSI:
+  case BinaryFn::MaxUI:
+  case BinaryFn::MinUI:
+    return true;
+  }
+  llvm_unreachable("unknown binary function");
 }
 
 bool smith::isRepresentable(double value, ElementType type) {
   if (!std::isfinite(value))
     return false;
+  if (isInteger(type))
+    return value == std::floor(value) && value <= getMaxValue(type) &&
+           value >= -getMaxValue(type) - 1;
   if (value == 0)
     return true;
   if (std::fabs(value) > getMaxValue(type) ||
@@ -450,7 +611,11 @@ std::string smith::getSpecialization(const Program &program) {
     int64_t divisibility = 16;
     switch (arg.kind) {
     case ArgKind::FloatParam:
-      continue;
+      // Integer parameters are specialized as the runtime does.
+      if (arg.type != "i32" && arg.type != "i64")
+        continue;
+      divisibility = getRuntimeDivisibility(static_cast<int64_t>(arg.value));
+      break;
     case ArgKind::Pointer:
       divisibility = 16;
       break;
@@ -489,18 +654,20 @@ std::string smith::getGrid(const Program &program) {
 // Checking
 //===----------------------------------------------------------------------===//
 
-/// Whether a cut applies to accesses of `shape` in a kernel of `rank`.
+/// Whether a cut applies to accesses of `shape` in a kernel of `rank`. A
+/// cut compares the access's row and column indices: the data's rows and
+/// columns, or the block's row and column block where the shape has none
+/// (a scalar's mask cuts whole blocks). A scalar's mask is its cut.
 static bool cutFits(CutKind cut, Shape shape, unsigned rank) {
   switch (cut) {
   case CutKind::None:
-    return true;
+    return shape != Shape::Scalar;
   case CutKind::ColsBelow:
   case CutKind::ColsFrom:
-    return shape == Shape::Tile || shape == Shape::Cols;
+    return true;
   case CutKind::RowsBelow:
-    return rank == 2 && (shape == Shape::Tile || shape == Shape::Rows);
   case CutKind::Diagonal:
-    return rank == 2 && shape == Shape::Tile;
+    return rank == 2;
   }
   llvm_unreachable("unknown cut");
 }
@@ -614,8 +781,6 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("stored value differs from the buffer");
       if (op.mask >= static_cast<int>(program.masks.size()))
         return bad("no such mask");
-      if (op.shape == Shape::Scalar && op.mask >= 0)
-        return bad("scalar accesses are not masked");
       if (buffer.phase != op.phase)
         return bad("accesses a buffer of the other phase");
       if (op.mask < 0 && !coversExactly(program, op.shape, op.phase))
@@ -644,14 +809,18 @@ std::string smith::verifyProgram(const Program &program) {
     case OpKind::Unary:
       if (!expect(1) || !sameAsResult(0))
         return bad("operand differs from the result");
+      if (isIntegerFn(op.unary) != isInteger(op.type))
+        return bad("a function of the other kind of number");
       break;
     case OpKind::Binary:
       if (!expect(2) || !sameAsResult(0) || !sameAsResult(1))
         return bad("operands differ from the result");
+      if (isIntegerFn(op.binary) != isInteger(op.type))
+        return bad("a function of the other kind of number");
       break;
     case OpKind::Fma:
       if (!expect(3) || !sameAsResult(0) || !sameAsResult(1) ||
-          !sameAsResult(2))
+          !sameAsResult(2) || isInteger(op.type))
         return bad("operands differ from the result");
       break;
     case OpKind::Compare:
@@ -696,6 +865,9 @@ std::string smith::verifyProgram(const Program &program) {
       if (op.cast == CastStyle::Arith && operand(0).type != ElementType::F32 &&
           op.type != ElementType::F32)
         return bad("arith casts go to or from f32");
+      if ((op.cast == CastStyle::TileCast || op.cast == CastStyle::Arith) !=
+          (!isInteger(op.type) && !isInteger(operand(0).type)))
+        return bad("tile.cast, extf and truncf cast between floats");
       break;
     case OpKind::Reduce: {
       if (!expect(1) || !isFloat(0) || operand(0).type != op.type)

@@ -57,8 +57,12 @@
 
 namespace mlir::tile::smith {
 
-/// The float element types of values and buffers.
-enum class ElementType { F32, F16, BF16 };
+/// The element types of values and buffers.
+enum class ElementType { F32, F16, BF16, I32, I64 };
+
+inline bool isInteger(ElementType type) {
+  return type == ElementType::I32 || type == ElementType::I64;
+}
 
 /// Where a value lives relative to a block.
 enum class Shape {
@@ -129,6 +133,12 @@ enum class UnaryFn {
   Atan,
   Floor,
   Ceil,
+  // Integers:
+  /// math.absi
+  AbsI,
+  Ctlz,
+  Cttz,
+  Ctpop,
 };
 
 /// Elementwise functions of two operands.
@@ -143,6 +153,26 @@ enum class BinaryFn {
   MinNum,
   Rem,
   Copysign,
+  // Integers (arith.*i, wrapping at the type's width):
+  AddI,
+  SubI,
+  MulI,
+  DivSI,
+  RemSI,
+  DivUI,
+  RemUI,
+  CeilDivSI,
+  FloorDivSI,
+  AndI,
+  OrI,
+  XorI,
+  ShLI,
+  ShRSI,
+  ShRUI,
+  MaxSI,
+  MinSI,
+  MaxUI,
+  MinUI,
 };
 
 /// tile.reduce's kinds.
@@ -150,6 +180,9 @@ enum class ReduceFn { Sum, Max };
 
 /// arith.cmpf predicates the generator uses.
 enum class Predicate { OLT, OLE, OGT, OGE, UNE, ULT };
+
+/// arith.cmpi predicates.
+enum class IntPredicate { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
 
 /// Conditions computed from the indices alone.
 enum class IndexCond {
@@ -166,10 +199,14 @@ enum class LogicFn { And, Or, Xor };
 
 /// How a cast is written.
 enum class CastStyle {
-  /// tile.cast (any two types)
+  /// tile.cast (between floats)
   TileCast,
-  /// arith.extf or arith.truncf (to or from f32)
+  /// arith.extf or arith.truncf (floats, to or from f32)
   Arith,
+  /// arith.extsi, trunci, sitofp, fptosi (integers read as signed)
+  Signed,
+  /// arith.extui, trunci, uitofp, fptoui (integers read as unsigned)
+  Unsigned,
 };
 
 /// How a scalar, row or column value is widened to a larger shape.
@@ -259,6 +296,7 @@ struct Op {
   BinaryFn binary = BinaryFn::Add;
   ReduceFn reduce = ReduceFn::Sum;
   Predicate predicate = Predicate::OLT;
+  IntPredicate intPredicate = IntPredicate::EQ;
   IndexCond index = IndexCond::OddCol;
   LogicFn logic = LogicFn::And;
   CastStyle cast = CastStyle::TileCast;
@@ -387,19 +425,26 @@ llvm::StringRef getName(UnaryFn fn);
 llvm::StringRef getName(BinaryFn fn);
 llvm::StringRef getName(ReduceFn fn);
 llvm::StringRef getName(Predicate predicate);
+llvm::StringRef getName(IntPredicate predicate);
 llvm::StringRef getName(IndexCond cond);
 llvm::StringRef getName(LogicFn fn);
 llvm::StringRef getName(CastStyle style);
 llvm::StringRef getName(ExpandStyle style);
 llvm::StringRef getName(OpKind kind);
 
-/// The bits of an element type's largest finite value, smallest normal
-/// value and precision (significand bits, the implicit one included).
+/// A float type's largest finite value, smallest normal value and precision
+/// (significand bits, the implicit one included); an integer type's largest
+/// value, 1 and its width.
 double getMaxValue(ElementType type);
 double getMinNormal(ElementType type);
 int getPrecision(ElementType type);
 
-/// Whether `value` is exactly representable in `type` (finite values).
+/// Whether a function computes on integers (else on floats).
+bool isIntegerFn(UnaryFn fn);
+bool isIntegerFn(BinaryFn fn);
+
+/// Whether `value` is exactly representable in `type` (finite values; an
+/// integer of the type's range for integers).
 bool isRepresentable(double value, ElementType type);
 
 //===----------------------------------------------------------------------===//
