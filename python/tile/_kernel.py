@@ -599,6 +599,7 @@ class Kernel:
         self._format = _capi.PACKET_HEADER + "".join(
             _slot_format(p) for p in self.params
         )
+        self._pack = struct.Struct(self._format).pack
         self._fast_cache = {}
         self._fast, self._key = _generate_fast_path(self)
 
@@ -788,7 +789,7 @@ class Kernel:
         entry.device = device
         entry.function = function
         entry.check = function.check
-        entry.pack = struct.Struct(self._format).pack
+        entry.pack = self._pack
         entry.grid = None
         entry.grid_of = None
         if kind == "fixed":

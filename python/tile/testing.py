@@ -75,11 +75,13 @@ def bench(fn, warmup=10, reps=100, flush_l2=True, device=None):
     return BenchResult([start.elapsed_time(end) for start, end in events])
 
 
-def launch_overhead(fn, reps=2000, rounds=7):
+def launch_overhead(fn, reps=500, rounds=21):
     """The host time of one call of `fn` (a kernel launch, already
     compiled), in microseconds: the median over `rounds` of the mean of
-    `reps` back-to-back calls, timed with time.perf_counter_ns. The GPU may
-    lag behind; the calls do not wait for it (synchronize between rounds)."""
+    `reps` back-to-back calls, timed with time.perf_counter_ns. The calls do
+    not wait for the GPU, which synchronizes between rounds; keep `reps`
+    below the depth of the launch queue (about a thousand), or a full queue
+    makes the GPU's time the host's."""
     import time
 
     sync = None
