@@ -553,7 +553,7 @@ static int64_t getRuntimeDivisibility(int64_t value) {
 std::vector<Arg> smith::getArguments(const Program &program) {
   std::vector<Arg> args;
   for (auto [index, buffer] : llvm::enumerate(program.buffers)) {
-    Arg arg{ArgKind::Pointer, static_cast<int>(index)};
+    Arg arg(ArgKind::Pointer, static_cast<int>(index));
     arg.name = (buffer.isOutput ? "out" : "in") + std::to_string(index);
     arg.type = "!tile.ptr<" + getName(buffer.type).str() + ">";
     arg.divisibility = buffer.pointerHint ? 16 : 0;
@@ -562,7 +562,7 @@ std::vector<Arg> smith::getArguments(const Program &program) {
   for (auto [index, op] : llvm::enumerate(program.ops)) {
     if (op.kind != OpKind::Param)
       continue;
-    Arg arg{ArgKind::FloatParam, static_cast<int>(index)};
+    Arg arg(ArgKind::FloatParam, static_cast<int>(index));
     arg.name = "p" + std::to_string(index);
     arg.type = getName(op.type).str();
     arg.value = op.value;
@@ -573,7 +573,7 @@ std::vector<Arg> smith::getArguments(const Program &program) {
   // the reducer keeps it stable).
   auto addInt = [&](ArgKind kind, int index, std::string name, int64_t value,
                     bool hint) {
-    Arg arg{kind, index};
+    Arg arg(kind, index);
     arg.name = std::move(name);
     arg.type = "i32";
     arg.value = static_cast<double>(value);
@@ -727,7 +727,8 @@ std::string smith::verifyProgram(const Program &program) {
   }
   int numStores = 0;
   int lastPhase = 0;
-  for (auto [index, op] : llvm::enumerate(program.ops)) {
+  for (size_t index = 0, e = program.ops.size(); index < e; ++index) {
+    const Op &op = program.ops[index];
     auto bad = [&](llvm::StringRef what) {
       os << "op " << index << " (" << getName(op.kind) << "): " << what;
       return message;

@@ -388,6 +388,7 @@ enum class ArgKind {
 };
 
 struct Arg {
+  Arg(ArgKind kind, int index) : kind(kind), index(index) {}
   ArgKind kind;
   int index = 0;
   /// The SSA name of the argument, without '%'.
