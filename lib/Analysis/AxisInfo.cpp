@@ -27,13 +27,15 @@ static SmallVector<int64_t> getShape(Type type) {
   return {1};
 }
 
-/// The largest power of two dividing `value`, capped.
+/// The largest power of two dividing `value`, capped. (Counted on the bits:
+/// negating the minimum int64_t, which 2^63 divides, would overflow.)
 static int64_t highestPowerOfTwoDivisor(int64_t value) {
   if (value == 0)
     return AxisInfo::kMaxDivisibility;
-  int64_t power = value & -value;
-  return std::min(power < 0 ? AxisInfo::kMaxDivisibility : power,
-                  AxisInfo::kMaxDivisibility);
+  unsigned zeros = llvm::countr_zero(static_cast<uint64_t>(value));
+  if (zeros >= llvm::Log2_64(AxisInfo::kMaxDivisibility))
+    return AxisInfo::kMaxDivisibility;
+  return int64_t(1) << zeros;
 }
 
 AxisInfo AxisInfo::getPessimistic(Type type) {

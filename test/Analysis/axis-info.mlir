@@ -68,3 +68,19 @@ tile.func @loop(%n: i32) {
   }
   tile.return
 }
+
+// -----
+
+// The minimum i64, which 2^63 divides, has the cap for a divisibility.
+// Reduced from tile-smith's seed 25 (difftest on the sanitized build):
+// negating it to find its lowest set bit overflowed int64_t, which UBSan
+// reports (scripts/test-sanitized.sh runs this test on that build).
+tile.func @minimum_i64(%p: !tile.ptr<i64>) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant = -9223372036854775808}}
+  %min = arith.constant -9223372036854775808 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [4], constant = -9223372036854775808}}
+  %mins = arith.constant dense<-9223372036854775808> : tensor<4xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant = 9223372036854775807}}
+  %max = arith.constant 9223372036854775807 : i64
+  tile.return
+}
