@@ -223,7 +223,7 @@ void Generator::addAccumulator(int source) {
   }
   if (op.reduce == ReduceFn::Max) {
     // Start from the lowest value: -inf, or the integer type's minimum.
-    double lowest = integer ? -getMaxValue(x.type) - 1
+    double lowest = integer ? getMinValue(x.type)
                             : -std::numeric_limits<double>::infinity();
     op.value = rng.chance(0.5) ? lowest : niceConstant(-2, 2, x.type);
     out = {std::max(op.value, in.lo), std::max(op.value, in.hi), in.exact,
@@ -313,7 +313,7 @@ Range Generator::castRange(const Range &in, ElementType from, ElementType to,
     if (style == CastStyle::Unsigned &&
         (lo < 0 || (isInteger(from) && hi > getMaxValue(to))))
       return fullRange(to, out.depth);
-    out.lo = std::max(lo, -getMaxValue(to) - 1);
+    out.lo = std::max(lo, getMinValue(to));
     out.hi = std::min(hi, getMaxValue(to));
     if (program.specials && !isInteger(from))
       out.lo = std::min(out.lo, 0.0), out.hi = std::max(out.hi, 0.0);
@@ -328,11 +328,11 @@ Range Generator::castRange(const Range &in, ElementType from, ElementType to,
 }
 
 Range Generator::fullRange(ElementType type, int depth) {
-  return Range{-getMaxValue(type) - 1, getMaxValue(type), true, depth};
+  return Range{getMinValue(type), getMaxValue(type), true, depth};
 }
 
 Range Generator::intRange(double lo, double hi, ElementType type, int depth) {
-  if (!(lo >= -getMaxValue(type) - 1 && hi <= getMaxValue(type)))
+  if (!(lo >= getMinValue(type) && hi <= getMaxValue(type)))
     return fullRange(type, depth); // wraps
   return Range{lo, hi, true, depth};
 }
@@ -370,7 +370,7 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
         {-100, 100}, {0, 1000}, {1, 64}, {-1048576, 1048576}, {-8, 8}};
     std::tie(lo, hi) = integers[rng.range(0, std::size(integers) - 1)];
     if (rng.chance(0.15))
-      lo = -getMaxValue(type) - 1, hi = getMaxValue(type);
+      lo = getMinValue(type), hi = getMaxValue(type);
   }
   buffer.lo = lo;
   buffer.hi = hi;
@@ -432,7 +432,7 @@ double Generator::niceConstant(double lo, double hi, ElementType type) {
     return 0;
   if (isInteger(type)) {
     // A small integer of the range where it has some, else any.
-    lo = std::max(std::ceil(lo), -getMaxValue(type) - 1);
+    lo = std::max(std::ceil(lo), getMinValue(type));
     hi = std::min(std::floor(hi), getMaxValue(type));
     if (hi < lo)
       return 0;
@@ -975,7 +975,7 @@ bool Generator::makeIntBinary(int a) {
   Shape shape = x.shape;
   ElementType type = x.type;
   double width = getPrecision(type);
-  double min = -getMaxValue(type) - 1;
+  double min = getMinValue(type);
   Range ra = ranges[a];
   std::vector<BinaryFn> fns = {
       BinaryFn::AddI,      BinaryFn::AddI,       BinaryFn::SubI,

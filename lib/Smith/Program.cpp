@@ -353,7 +353,22 @@ double smith::getMaxValue(ElementType type) {
   case ElementType::I32:
     return 2147483647.0;
   case ElementType::I64:
-    return 9223372036854775807.0;
+    // 2^63 - 1 is no double; the one below it is.
+    return 9223372036854774784.0;
+  }
+  llvm_unreachable("unknown element type");
+}
+
+double smith::getMinValue(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+  case ElementType::F16:
+  case ElementType::BF16:
+    return -getMaxValue(type);
+  case ElementType::I32:
+    return -2147483648.0;
+  case ElementType::I64:
+    return -9223372036854775808.0;
   }
   llvm_unreachable("unknown element type");
 }
@@ -460,7 +475,7 @@ bool smith::isRepresentable(double value, ElementType type) {
     return false;
   if (isInteger(type))
     return value == std::floor(value) && value <= getMaxValue(type) &&
-           value >= -getMaxValue(type) - 1;
+           value >= getMinValue(type);
   if (value == 0)
     return true;
   if (std::fabs(value) > getMaxValue(type) ||
