@@ -419,9 +419,11 @@ def main():
             jobs = []
             reduced = {}  # a crash's message (numbers aside) -> its seed
             for seed, stage, directory in sorted(failures):
-                signature = stage
+                # Wrong values are each reduced; a crash like one reduced
+                # already (its message, numbers aside) is not.
+                signature = "%s %d" % (stage, seed)
                 if stage not in MISMATCH_STAGES:
-                    signature += re.sub(r"[0-9]+", "#", details[seed])
+                    signature = stage + re.sub(r"[0-9]+", "#", details[seed])
                 if signature in reduced:
                     print("seed %d: not reduced: fails as seed %d does"
                           % (seed, reduced[signature]))

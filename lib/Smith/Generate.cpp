@@ -308,22 +308,36 @@ Range Generator::castRange(const Range &in, ElementType from, ElementType to,
                            CastStyle style) {
   Range out = in;
   ++out.depth;
+  bool isUnsigned = style == CastStyle::Unsigned;
   if (isInteger(to)) {
-    double lo = std::trunc(in.lo), hi = std::trunc(in.hi);
-    if (style == CastStyle::Unsigned &&
-        (lo < 0 || (isInteger(from) && hi > getMaxValue(to))))
-      return fullRange(to, out.depth);
-    out.lo = std::max(lo, getMinValue(to));
-    out.hi = std::min(hi, getMaxValue(to));
-    if (program.specials && !isInteger(from))
-      out.lo = std::min(out.lo, 0.0), out.hi = std::max(out.hi, 0.0);
     out.exact = in.exact || isInteger(from);
-    if (isInteger(from) && (in.lo < out.lo || in.hi > out.hi))
-      return fullRange(to, out.depth); // trunci wraps
+    if (!isInteger(from)) {
+      // fptosi, fptoui: toward zero, saturated; NaN is 0 and an infinity
+      // an extreme, so inputs with them may give anything.
+      if (program.specials)
+        return fullRange(to, out.depth);
+      double lo = std::trunc(in.lo), hi = std::trunc(in.hi);
+      if (isUnsigned) {
+        // Above the signed maximum, the bits read as a negative integer.
+        if (hi > getMaxValue(to))
+          return fullRange(to, out.depth);
+        out.lo = std::max(lo, 0.0), out.hi = std::max(hi, 0.0);
+        return out;
+      }
+      out.lo = std::max(lo, getMinValue(to));
+      out.hi = std::min(hi, getMaxValue(to));
+      return out;
+    }
+    // extsi, extui, trunci: the same integers where they fit (and, read as
+    // unsigned, are not negative); otherwise anything.
+    if (in.lo < getMinValue(to) || in.hi > getMaxValue(to) ||
+        (isUnsigned && in.lo < 0))
+      return fullRange(to, out.depth);
     return out;
   }
-  if (isInteger(from) && style == CastStyle::Unsigned && in.lo < 0)
-    out.hi = 2 * getMaxValue(from) + 1, out.lo = 0;
+  // sitofp, uitofp: a negative integer read as unsigned is 2^width more.
+  if (isInteger(from) && isUnsigned && in.lo < 0)
+    out.lo = 0, out.hi = 2 * getMaxValue(from) + 1;
   return out;
 }
 
