@@ -1,10 +1,13 @@
 //===- Generate.cpp - Random programs for differential testing ------------===//
 //
-// A program is made in four steps: the geometry (rank, block and data sizes,
-// grid, warps), the inputs and their loads, a random sequence of operations
-// on the values made so far, then the outputs: the values nothing uses yet,
-// cast where the buffer's type differs, stored under masks. Every step
-// draws from one Random, so a seed gives one program.
+// A program is made in steps: the geometry (rank, block and data sizes,
+// grid, warps, a column loop or not), the inputs and their loads, a random
+// sequence of operations on the values made so far, then the outputs: the
+// values nothing uses yet, cast where the buffer's type differs, stored
+// under masks. With a column loop, some values are accumulated over the
+// column blocks, and a second, shorter sequence computes on the row block
+// after the loop, with outputs of its own. Every step draws from one
+// Random, so a seed gives one program.
 //
 //===----------------------------------------------------------------------===//
 
