@@ -84,3 +84,25 @@ tile.func @minimum_i64(%p: !tile.ptr<i64>) {
   %max = arith.constant 9223372036854775807 : i64
   tile.return
 }
+
+// -----
+
+// Constants fold as i64 wraps: the minimum plus itself is 0, times 2 too,
+// and 0 minus it is itself. Reduced from tile-smith's seed 2280 (difftest
+// on the sanitized build: the folding overflowed int64_t, which UBSan
+// reports).
+tile.func @wrapping_i64() {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = -9223372036854775808}}
+  %min = arith.constant dense<-9223372036854775808> : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [2], constancy = [2], constant = 2}}
+  %two = arith.constant dense<2> : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = 0}}
+  %zero = arith.constant dense<0> : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = 0}}
+  %sum = arith.addi %min, %min : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = 0}}
+  %product = arith.muli %min, %two : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = -9223372036854775808}}
+  %negated = arith.subi %zero, %min : tensor<2xi64>
+  tile.return
+}
