@@ -645,6 +645,9 @@ std::string smith::getSpecialization(const Program &program) {
                    getRuntimeDivisibility(static_cast<int64_t>(arg.value)));
       break;
     }
+    // Like the runtime, no hint for divisibility 1.
+    if (divisibility < 2)
+      continue;
     if (!text.empty())
       text += ",";
     text += std::to_string(index) + ":" + std::to_string(divisibility);
