@@ -293,8 +293,8 @@ void Generator::chooseGeometry() {
 }
 
 ElementType Generator::randomType(bool integers) {
-  if (integers && rng.chance(0.2))
-    return rng.chance(0.75) ? ElementType::I32 : ElementType::I64;
+  if (integers && rng.chance(0.25))
+    return rng.chance(0.6) ? ElementType::I32 : ElementType::I64;
   return std::array<ElementType, 3>{ElementType::F32, ElementType::F16,
                                     ElementType::BF16}[rng.weighted({4, 3, 3})];
 }
@@ -386,7 +386,7 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
     static const std::pair<double, double> integers[] = {
         {-100, 100}, {0, 1000}, {1, 64}, {-1048576, 1048576}, {-8, 8}};
     std::tie(lo, hi) = integers[rng.range(0, std::size(integers) - 1)];
-    if (rng.chance(0.15))
+    if (rng.chance(0.25))
       lo = getMinValue(type), hi = getMaxValue(type);
   }
   buffer.lo = lo;
