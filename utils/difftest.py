@@ -67,7 +67,8 @@ class Tools:
     def __init__(self, options):
         bin_dir = options.bin or os.environ.get("TILE_BIN")
         if not bin_dir:
-            build = os.environ.get("TILE_BUILD_DIR", os.path.join(ROOT, "build"))
+            # As scripts/build.sh has it: relative to the repository.
+            build = os.path.join(ROOT, os.environ.get("TILE_BUILD_DIR", "build"))
             bin_dir = os.path.join(build, "bin")
         self.bin = os.path.abspath(bin_dir)
         self.smith = os.path.join(self.bin, "tile-smith")
