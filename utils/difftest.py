@@ -22,9 +22,9 @@ stages:
                                  compute-sanitizer; a reported error fails
 
 One line per failure (the seed, the stage, the worst element or the tool's
-error), then each failure reduced: tile-smith's one-step simplifications of
-the program (tile-smith --simplify) are kept while the same stage still
-fails. The last line is "COUNT kernels, N mismatches, N crashes": a
+error), then the failures reduced (at most --reduce-count, crashes with the
+same message once): tile-smith's one-step simplifications of the program
+(tile-smith --simplify) are kept while the same stage still fails. The last line is "COUNT kernels, N mismatches, N crashes": a
 mismatch is a wrong value (stages cpu, cuda, cuda-vs-cpu), a crash anything
 else (a tool failing or timing out, a sanitizer report). Exit status 1 if
 any failed.
@@ -37,6 +37,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import re
 import runpy
 import shutil
 import signal
@@ -66,7 +67,8 @@ class Tools:
     def __init__(self, options):
         bin_dir = options.bin or os.environ.get("TILE_BIN")
         if not bin_dir:
-            build = os.environ.get("TILE_BUILD_DIR", os.path.join(ROOT, "build"))
+            # As scripts/build.sh has it: relative to the repository.
+            build = os.path.join(ROOT, os.environ.get("TILE_BUILD_DIR", "build"))
             bin_dir = os.path.join(build, "bin")
         self.bin = os.path.abspath(bin_dir)
         self.smith = os.path.join(self.bin, "tile-smith")
@@ -237,12 +239,13 @@ def check_case(tools, directory, until=None):
             tool,
             [tools.sanitizer, "--tool", tool, "--error-exitcode", "99"] + plain,
             directory, env, timeout=3 * TIMEOUT)
+        # "ERROR SUMMARY: 0 errors"; "RACECHECK SUMMARY: 2 hazards displayed
+        # (1 error, 1 warning)": errors fail, racecheck's warnings do not.
         for line in output.splitlines():
-            if "ERROR SUMMARY" in line or "RACECHECK SUMMARY" in line:
-                words = line.split()
-                counts = [w for w in words if w.isdigit()]
-                if counts and int(counts[0]) > 0:
-                    raise Failure(tool, line.strip())
+            errors = re.search(r"ERROR SUMMARY: (\d+) error", line) or re.search(
+                r"RACECHECK SUMMARY: .*\((\d+) error", line)
+            if errors and int(errors.group(1)) > 0:
+                raise Failure(tool, line.strip(" =\n"))
 
 
 def generate(tools, directory, seed=None, program=None, simplify=None):
@@ -363,6 +366,9 @@ def main():
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-seconds", type=float, default=300,
                         help="time for reducing each failure (default 300)")
+    parser.add_argument("--reduce-count", type=int, default=5,
+                        help="reduce at most this many failures (default 5); "
+                        "a crash like one already reduced is not")
     parser.add_argument("--inject-fault", choices=["exp", "store"],
                         help="perturb the reference (exp: tile.exp 10%% too "
                         "large; store: every stored element), to see the "
@@ -400,6 +406,7 @@ def main():
 
     seeds = range(options.seed, options.seed + options.count)
     failures = []
+    details = {}
     times = []
     with multiprocessing.Pool(options.jobs, init_worker, (options, work)) as pool:
         for seed, stage, detail, directory, seconds in pool.imap_unordered(
@@ -407,10 +414,26 @@ def main():
             times.append((seconds, seed))
             if stage:
                 failures.append((seed, stage, directory))
+                details[seed] = detail
                 print("seed %d: %s: %s" % (seed, stage, detail), flush=True)
         if failures and not options.no_reduce:
-            jobs = [(seed, stage, directory, options.reduce_seconds)
-                    for seed, stage, directory in sorted(failures)]
+            jobs = []
+            reduced = {}  # a crash's message (numbers aside) -> its seed
+            for seed, stage, directory in sorted(failures):
+                # Wrong values are each reduced; a crash like one reduced
+                # already (its message, numbers aside) is not.
+                signature = "%s %d" % (stage, seed)
+                if stage not in MISMATCH_STAGES:
+                    signature = stage + re.sub(r"[0-9]+", "#", details[seed])
+                if signature in reduced:
+                    print("seed %d: not reduced: fails as seed %d does"
+                          % (seed, reduced[signature]))
+                elif len(jobs) >= options.reduce_count:
+                    print("seed %d: not reduced (--reduce-count %d)"
+                          % (seed, options.reduce_count))
+                else:
+                    reduced[signature] = seed
+                    jobs.append((seed, stage, directory, options.reduce_seconds))
             for seed, reduced, before, after, tries in pool.imap_unordered(
                     reduce_seed, jobs):
                 print("seed %d: reduced from %d to %d operations (%d tries): "

@@ -27,13 +27,15 @@ static SmallVector<int64_t> getShape(Type type) {
   return {1};
 }
 
-/// The largest power of two dividing `value`, capped.
+/// The largest power of two dividing `value`, capped. (Counted on the bits:
+/// negating the minimum int64_t, which 2^63 divides, would overflow.)
 static int64_t highestPowerOfTwoDivisor(int64_t value) {
   if (value == 0)
     return AxisInfo::kMaxDivisibility;
-  int64_t power = value & -value;
-  return std::min(power < 0 ? AxisInfo::kMaxDivisibility : power,
-                  AxisInfo::kMaxDivisibility);
+  unsigned zeros = llvm::countr_zero(static_cast<uint64_t>(value));
+  if (zeros >= llvm::Log2_64(AxisInfo::kMaxDivisibility))
+    return AxisInfo::kMaxDivisibility;
+  return int64_t(1) << zeros;
 }
 
 AxisInfo AxisInfo::getPessimistic(Type type) {
@@ -122,6 +124,22 @@ std::optional<AxisInfo> Transfer::visitConstant(arith::ConstantOp constant) {
       isTile ? shape : SmallVector<int64_t>{1}, value);
 }
 
+/// Constants fold as the integers wrap: in 64 bits, two's complement (the
+/// low bits, and so the divisibilities, of narrower integers come out
+/// right too). Signed overflow of int64_t itself would be undefined.
+static int64_t wrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+static int64_t wrappingSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) -
+                              static_cast<uint64_t>(b));
+}
+static int64_t wrappingMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+
 /// a + b, a - b, and pointer + offset (`scale` bytes per offset unit).
 std::optional<AxisInfo> Transfer::visitAdd(bool isSub, int64_t scale) {
   const AxisInfo &a = in(0), &b = in(1);
@@ -140,8 +158,8 @@ std::optional<AxisInfo> Transfer::visitAdd(bool isSub, int64_t scale) {
   }
   std::optional<int64_t> constant;
   if (scale == 1 && a.getConstant() && b.getConstant())
-    constant = isSub ? *a.getConstant() - *b.getConstant()
-                     : *a.getConstant() + *b.getConstant();
+    constant = isSub ? wrappingSub(*a.getConstant(), *b.getConstant())
+                     : wrappingAdd(*a.getConstant(), *b.getConstant());
   return AxisInfo(contiguity, divisibility, constancy, constant);
 }
 
@@ -161,7 +179,7 @@ std::optional<AxisInfo> Transfer::visitMul() {
   }
   std::optional<int64_t> constant;
   if (a.getConstant() && b.getConstant())
-    constant = *a.getConstant() * *b.getConstant();
+    constant = wrappingMul(*a.getConstant(), *b.getConstant());
   return AxisInfo(contiguity, divisibility, constancy, constant);
 }
 

@@ -266,9 +266,12 @@ static RuntimeValue convertIntsToFloats(const RuntimeValue &source,
   RuntimeValue result = RuntimeValue::allocate(kind, source.getShape());
   uint16_t *data = result.getData<uint16_t>();
   for (int64_t i = 0, e = source.getNumElements(); i < e; ++i) {
+    // The operand at 64 bits: sign-extended, or zero-extended from its own
+    // width for uitofp (a negative i32 is 2^32 plus it, not 2^64 plus it).
+    uint64_t bits = isSigned ? static_cast<uint64_t>(a[i]) : a.getUnsigned(i);
     llvm::APFloat value(getFloatSemantics(kind));
-    value.convertFromAPInt(llvm::APInt(64, static_cast<uint64_t>(a[i])),
-                           isSigned, llvm::APFloat::rmNearestTiesToEven);
+    value.convertFromAPInt(llvm::APInt(64, bits), isSigned,
+                           llvm::APFloat::rmNearestTiesToEven);
     data[i] = static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
   }
   return result;

@@ -1,10 +1,13 @@
 //===- Generate.cpp - Random programs for differential testing ------------===//
 //
-// A program is made in four steps: the geometry (rank, block and data sizes,
-// grid, warps), the inputs and their loads, a random sequence of operations
-// on the values made so far, then the outputs: the values nothing uses yet,
-// cast where the buffer's type differs, stored under masks. Every step
-// draws from one Random, so a seed gives one program.
+// A program is made in steps: the geometry (rank, block and data sizes,
+// grid, warps, a column loop or not), the inputs and their loads, a random
+// sequence of operations on the values made so far, then the outputs: the
+// values nothing uses yet, cast where the buffer's type differs, stored
+// under masks. With a column loop, some values are accumulated over the
+// column blocks, and a second, shorter sequence computes on the row block
+// after the loop, with outputs of its own. Every step draws from one
+// Random, so a seed gives one program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -223,7 +226,7 @@ void Generator::addAccumulator(int source) {
   }
   if (op.reduce == ReduceFn::Max) {
     // Start from the lowest value: -inf, or the integer type's minimum.
-    double lowest = integer ? -getMaxValue(x.type) - 1
+    double lowest = integer ? getMinValue(x.type)
                             : -std::numeric_limits<double>::infinity();
     op.value = rng.chance(0.5) ? lowest : niceConstant(-2, 2, x.type);
     out = {std::max(op.value, in.lo), std::max(op.value, in.hi), in.exact,
@@ -290,8 +293,8 @@ void Generator::chooseGeometry() {
 }
 
 ElementType Generator::randomType(bool integers) {
-  if (integers && rng.chance(0.2))
-    return rng.chance(0.75) ? ElementType::I32 : ElementType::I64;
+  if (integers && rng.chance(0.25))
+    return rng.chance(0.6) ? ElementType::I32 : ElementType::I64;
   return std::array<ElementType, 3>{ElementType::F32, ElementType::F16,
                                     ElementType::BF16}[rng.weighted({4, 3, 3})];
 }
@@ -308,31 +311,45 @@ Range Generator::castRange(const Range &in, ElementType from, ElementType to,
                            CastStyle style) {
   Range out = in;
   ++out.depth;
+  bool isUnsigned = style == CastStyle::Unsigned;
   if (isInteger(to)) {
-    double lo = std::trunc(in.lo), hi = std::trunc(in.hi);
-    if (style == CastStyle::Unsigned &&
-        (lo < 0 || (isInteger(from) && hi > getMaxValue(to))))
-      return fullRange(to, out.depth);
-    out.lo = std::max(lo, -getMaxValue(to) - 1);
-    out.hi = std::min(hi, getMaxValue(to));
-    if (program.specials && !isInteger(from))
-      out.lo = std::min(out.lo, 0.0), out.hi = std::max(out.hi, 0.0);
     out.exact = in.exact || isInteger(from);
-    if (isInteger(from) && (in.lo < out.lo || in.hi > out.hi))
-      return fullRange(to, out.depth); // trunci wraps
+    if (!isInteger(from)) {
+      // fptosi, fptoui: toward zero, saturated; NaN is 0 and an infinity
+      // an extreme, so inputs with them may give anything.
+      if (program.specials)
+        return fullRange(to, out.depth);
+      double lo = std::trunc(in.lo), hi = std::trunc(in.hi);
+      if (isUnsigned) {
+        // Above the signed maximum, the bits read as a negative integer.
+        if (hi > getMaxValue(to))
+          return fullRange(to, out.depth);
+        out.lo = std::max(lo, 0.0), out.hi = std::max(hi, 0.0);
+        return out;
+      }
+      out.lo = std::max(lo, getMinValue(to));
+      out.hi = std::min(hi, getMaxValue(to));
+      return out;
+    }
+    // extsi, extui, trunci: the same integers where they fit (and, read as
+    // unsigned, are not negative); otherwise anything.
+    if (in.lo < getMinValue(to) || in.hi > getMaxValue(to) ||
+        (isUnsigned && in.lo < 0))
+      return fullRange(to, out.depth);
     return out;
   }
-  if (isInteger(from) && style == CastStyle::Unsigned && in.lo < 0)
-    out.hi = 2 * getMaxValue(from) + 1, out.lo = 0;
+  // sitofp, uitofp: a negative integer read as unsigned is 2^width more.
+  if (isInteger(from) && isUnsigned && in.lo < 0)
+    out.lo = 0, out.hi = 2 * getMaxValue(from) + 1;
   return out;
 }
 
 Range Generator::fullRange(ElementType type, int depth) {
-  return Range{-getMaxValue(type) - 1, getMaxValue(type), true, depth};
+  return Range{getMinValue(type), getMaxValue(type), true, depth};
 }
 
 Range Generator::intRange(double lo, double hi, ElementType type, int depth) {
-  if (!(lo >= -getMaxValue(type) - 1 && hi <= getMaxValue(type)))
+  if (!(lo >= getMinValue(type) && hi <= getMaxValue(type)))
     return fullRange(type, depth); // wraps
   return Range{lo, hi, true, depth};
 }
@@ -369,8 +386,8 @@ Buffer Generator::randomLayout(Shape shape, ElementType type, bool isOutput) {
     static const std::pair<double, double> integers[] = {
         {-100, 100}, {0, 1000}, {1, 64}, {-1048576, 1048576}, {-8, 8}};
     std::tie(lo, hi) = integers[rng.range(0, std::size(integers) - 1)];
-    if (rng.chance(0.15))
-      lo = -getMaxValue(type) - 1, hi = getMaxValue(type);
+    if (rng.chance(0.25))
+      lo = getMinValue(type), hi = getMaxValue(type);
   }
   buffer.lo = lo;
   buffer.hi = hi;
@@ -432,7 +449,7 @@ double Generator::niceConstant(double lo, double hi, ElementType type) {
     return 0;
   if (isInteger(type)) {
     // A small integer of the range where it has some, else any.
-    lo = std::max(std::ceil(lo), -getMaxValue(type) - 1);
+    lo = std::max(std::ceil(lo), getMinValue(type));
     hi = std::min(std::floor(hi), getMaxValue(type));
     if (hi < lo)
       return 0;
@@ -975,7 +992,7 @@ bool Generator::makeIntBinary(int a) {
   Shape shape = x.shape;
   ElementType type = x.type;
   double width = getPrecision(type);
-  double min = -getMaxValue(type) - 1;
+  double min = getMinValue(type);
   Range ra = ranges[a];
   std::vector<BinaryFn> fns = {
       BinaryFn::AddI,      BinaryFn::AddI,       BinaryFn::SubI,

@@ -118,7 +118,8 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       s << "None";
     return text;
   };
-  for (auto [index, op] : llvm::enumerate(p.ops)) {
+  for (size_t index = 0, e = p.ops.size(); index < e; ++index) {
+    const Op &op = p.ops[index];
     std::string name = (op.isCondition() ? "c" : "v") + std::to_string(index);
     std::string g = op.phase == 1 ? "g1" : "g";
     auto operand = [&](unsigned i) {

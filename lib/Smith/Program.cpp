@@ -353,7 +353,22 @@ double smith::getMaxValue(ElementType type) {
   case ElementType::I32:
     return 2147483647.0;
   case ElementType::I64:
-    return 9223372036854775807.0;
+    // 2^63 - 1 is no double; the one below it is.
+    return 9223372036854774784.0;
+  }
+  llvm_unreachable("unknown element type");
+}
+
+double smith::getMinValue(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+  case ElementType::F16:
+  case ElementType::BF16:
+    return -getMaxValue(type);
+  case ElementType::I32:
+    return -2147483648.0;
+  case ElementType::I64:
+    return -9223372036854775808.0;
   }
   llvm_unreachable("unknown element type");
 }
@@ -460,7 +475,7 @@ bool smith::isRepresentable(double value, ElementType type) {
     return false;
   if (isInteger(type))
     return value == std::floor(value) && value <= getMaxValue(type) &&
-           value >= -getMaxValue(type) - 1;
+           value >= getMinValue(type);
   if (value == 0)
     return true;
   if (std::fabs(value) > getMaxValue(type) ||
@@ -553,7 +568,7 @@ static int64_t getRuntimeDivisibility(int64_t value) {
 std::vector<Arg> smith::getArguments(const Program &program) {
   std::vector<Arg> args;
   for (auto [index, buffer] : llvm::enumerate(program.buffers)) {
-    Arg arg{ArgKind::Pointer, static_cast<int>(index)};
+    Arg arg(ArgKind::Pointer, static_cast<int>(index));
     arg.name = (buffer.isOutput ? "out" : "in") + std::to_string(index);
     arg.type = "!tile.ptr<" + getName(buffer.type).str() + ">";
     arg.divisibility = buffer.pointerHint ? 16 : 0;
@@ -562,7 +577,7 @@ std::vector<Arg> smith::getArguments(const Program &program) {
   for (auto [index, op] : llvm::enumerate(program.ops)) {
     if (op.kind != OpKind::Param)
       continue;
-    Arg arg{ArgKind::FloatParam, static_cast<int>(index)};
+    Arg arg(ArgKind::FloatParam, static_cast<int>(index));
     arg.name = "p" + std::to_string(index);
     arg.type = getName(op.type).str();
     arg.value = op.value;
@@ -573,7 +588,7 @@ std::vector<Arg> smith::getArguments(const Program &program) {
   // the reducer keeps it stable).
   auto addInt = [&](ArgKind kind, int index, std::string name, int64_t value,
                     bool hint) {
-    Arg arg{kind, index};
+    Arg arg(kind, index);
     arg.name = std::move(name);
     arg.type = "i32";
     arg.value = static_cast<double>(value);
@@ -630,6 +645,9 @@ std::string smith::getSpecialization(const Program &program) {
                    getRuntimeDivisibility(static_cast<int64_t>(arg.value)));
       break;
     }
+    // Like the runtime, no hint for divisibility 1.
+    if (divisibility < 2)
+      continue;
     if (!text.empty())
       text += ",";
     text += std::to_string(index) + ":" + std::to_string(divisibility);
@@ -727,7 +745,8 @@ std::string smith::verifyProgram(const Program &program) {
   }
   int numStores = 0;
   int lastPhase = 0;
-  for (auto [index, op] : llvm::enumerate(program.ops)) {
+  for (size_t index = 0, e = program.ops.size(); index < e; ++index) {
+    const Op &op = program.ops[index];
     auto bad = [&](llvm::StringRef what) {
       os << "op " << index << " (" << getName(op.kind) << "): " << what;
       return message;

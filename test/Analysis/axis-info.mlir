@@ -68,3 +68,41 @@ tile.func @loop(%n: i32) {
   }
   tile.return
 }
+
+// -----
+
+// The minimum i64, which 2^63 divides, has the cap for a divisibility.
+// Reduced from tile-smith's seed 25 (difftest on the sanitized build):
+// negating it to find its lowest set bit overflowed int64_t, which UBSan
+// reports (scripts/test-sanitized.sh runs this test on that build).
+tile.func @minimum_i64(%p: !tile.ptr<i64>) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant = -9223372036854775808}}
+  %min = arith.constant -9223372036854775808 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [4], constant = -9223372036854775808}}
+  %mins = arith.constant dense<-9223372036854775808> : tensor<4xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant = 9223372036854775807}}
+  %max = arith.constant 9223372036854775807 : i64
+  tile.return
+}
+
+// -----
+
+// Constants fold as i64 wraps: the minimum plus itself is 0, times 2 too,
+// and 0 minus it is itself. Reduced from tile-smith's seed 2280 (difftest
+// on the sanitized build: the folding overflowed int64_t, which UBSan
+// reports).
+tile.func @wrapping_i64() {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = -9223372036854775808}}
+  %min = arith.constant dense<-9223372036854775808> : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [2], constancy = [2], constant = 2}}
+  %two = arith.constant dense<2> : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = 0}}
+  %zero = arith.constant dense<0> : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = 0}}
+  %sum = arith.addi %min, %min : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = 0}}
+  %product = arith.muli %min, %two : tensor<2xi64>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [2], constant = -9223372036854775808}}
+  %negated = arith.subi %zero, %min : tensor<2xi64>
+  tile.return
+}

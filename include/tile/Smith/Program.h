@@ -388,6 +388,7 @@ enum class ArgKind {
 };
 
 struct Arg {
+  Arg(ArgKind kind, int index) : kind(kind), index(index) {}
   ArgKind kind;
   int index = 0;
   /// The SSA name of the argument, without '%'.
@@ -434,8 +435,10 @@ llvm::StringRef getName(OpKind kind);
 
 /// A float type's largest finite value, smallest normal value and precision
 /// (significand bits, the implicit one included); an integer type's largest
-/// value, 1 and its width.
+/// value (for i64, the largest double below 2^63), 1 and its width.
 double getMaxValue(ElementType type);
+/// The smallest (most negative) value of an integer type; -max for floats.
+double getMinValue(ElementType type);
 double getMinNormal(ElementType type);
 int getPrecision(ElementType type);
 
