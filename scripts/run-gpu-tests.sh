@@ -186,6 +186,11 @@ if want sanitizer; then
     "$(softmax_args "$ex/online_softmax.mlir" f16 64 5000 1024 4) --check"
     "$ex/softmax_rows.mlir --target=cuda -D ROWS=4 -D BLOCK_SIZE=256 -D NUM_WARPS=4 --grid persistent:250 --arg f32[1000x200]=zeros --arg f32[1000x200]=randn:0 --arg i32=200 --arg i32=200 --arg i32=1000 --arg i32=200 --check"
     "$ex/vector_add.mlir --target=cuda --grid 97 --arg f32[98432]=randn:1 --arg f32[98432]=randn:2 --arg f32[98432]=zeros --arg i32=98432 --check"
+    # Clusters: rows split over 4 and 8 programs that reduce through
+    # distributed shared memory, odd column counts (the last slices partly
+    # or wholly masked), several rows per cluster.
+    "$ex/softmax_cluster.mlir --target=cuda -D CLUSTER=4 -D BLOCK_SIZE=1024 -D NUM_WARPS=4 --grid persistent:32 --arg f32[61x4001]=zeros --arg f32[61x4001]=randn:0 --arg i32=4001 --arg i32=4001 --arg i32=61 --arg i32=4001 --check"
+    "$ex/softmax_cluster.mlir --target=cuda -D CLUSTER=8 -D BLOCK_SIZE=512 -D NUM_WARPS=4 -D DTYPE=f16 --grid persistent:64 --arg f16[37x3000]=zeros --arg f16[37x3000]=randn:0 --arg i32=3000 --arg i32=3000 --arg i32=37 --arg i32=3000 --check"
   )
   {
     echo "== compute-sanitizer ($(compute-sanitizer --version | tail -n 1))"
