@@ -40,7 +40,7 @@ std::string mlir::tile::getDefaultPTXFeatures(llvm::StringRef chip) {
   digits = digits.take_while(llvm::isDigit);
   if (!digits.getAsInteger(10, version) && version >= 100)
     return "+ptx88";
-  return "+ptx80";
+  return "+ptx81";
 }
 
 llvm::Error mlir::tile::checkChipName(llvm::StringRef chip) {

@@ -25,7 +25,7 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features, such as the PTX ISA version"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::init("+ptx81")};
   Option<unsigned> numWarps{
       *this, "num-warps",
       llvm::cl::desc("Warps per block, for kernels without tile.num_warps"),

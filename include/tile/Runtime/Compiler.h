@@ -67,8 +67,8 @@ struct CompileOptions {
 /// Whether a loop of `kernel` asks to be pipelined (tile.num_stages >= 2).
 bool requestsPipelining(FuncOp kernel);
 
-/// The PTX features a chip needs: "+ptx80" up to sm_90, "+ptx88" from
-/// sm_100.
+/// The PTX features a chip needs: "+ptx81" (st.async, for clusters) up to
+/// sm_90, "+ptx88" from sm_100.
 std::string getDefaultPTXFeatures(llvm::StringRef chip);
 
 /// Checks a chip name: "sm_" and a compute capability, such as "sm_90".

@@ -1,22 +1,35 @@
-//===- ClusterOpToLLVM.cpp - Cluster ranks, ids and reductions
-//-------------===//
+//===- ClusterOpToLLVM.cpp - Cluster ranks, ids and reductions ------------===//
 //
 // A kernel with tile.cluster_size = N runs as clusters of N blocks along x
 // (sm_90). Its cluster operations read the cluster special registers, and
-// tile.cluster_reduce exchanges values through distributed shared memory:
+// tile.cluster_reduce exchanges values through distributed shared memory,
+// with mbarriers (no cluster barrier, no memory fence, per round):
 //
-//  1. the first N threads of each block write the block's value into slot
-//     `rank` of block `tid` (mapa maps the local slot's address to the same
-//     slot in that block; st.shared::cluster writes it);
-//  2. barrier.cluster.arrive (release: the writes are visible to whoever
-//     waits after it) and barrier.cluster.wait (acquire): every block has
-//     written every slot;
-//  3. every thread combines its own block's N slots in order of rank, so
-//     every block of the cluster gets the same result;
-//  4. where the same operation could run again before a slower block has
-//     read its slots (it is on a cycle with no other cluster reduction in
-//     its block), a second cluster barrier
-//     (LoweringInfo::clusterTrailingBarrier).
+//  1. round k of a reduction uses buffer k % 2 of its slots (N values) and
+//     the mbarrier of that buffer, whose phase k / 2 it waits for (parity
+//     (k / 2) % 2); a per-thread counter holds k;
+//  2. thread 0 arrives on its block's mbarrier, expecting N values' bytes
+//     (mbarrier.arrive.expect_tx: the phase completes when they are in);
+//  3. threads 0 to N-1 send the block's value into slot `rank` of block
+//     `tid`'s buffer, signalling that block's mbarrier with its bytes
+//     (mapa, then st.async ... mbarrier::complete_tx::bytes);
+//  4. every thread waits for the phase (mbarrier.try_wait.parity), then
+//     combines its own block's N slots in order of rank, so every block of
+//     the cluster gets the same result.
+//
+// Two buffers suffice when every thread of a block has read round k's
+// slots before the block sends round k + 1 (a block sends round k + 2 into
+// a buffer only after receiving everyone's round k + 1): a block barrier
+// must lie between. Another operation with a block barrier in the same
+// block provides it; otherwise the reduction starts with one
+// (LoweringInfo::clusterLeadingBarrier). The mbarriers are initialized at
+// the kernel's start, before the cluster meets once (TileOpToLLVM.cpp).
+//
+// Compared with a cluster barrier per round (barrier.cluster.arrive, with
+// release semantics, and wait), this waits for N small stores instead of
+// for every block of the cluster and every earlier memory access: on an
+// H100 the barrier's release compiles to a GPU-wide fence (MEMBAR.ALL.GPU)
+// that drains the row just stored.
 //
 // With clusters of one, the operations are the program's own id and count
 // and the reduction is its operand: such a kernel runs on any GPU.
@@ -29,6 +42,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -39,10 +53,34 @@ static int64_t getClusterSize(Operation *op, const LoweringInfo &info) {
   return func ? info.clusterSize.lookup(func.getSymName()) : 1;
 }
 
-/// A cluster barrier: arrive (release) and wait (acquire), all threads.
-static void createClusterBarrier(OpBuilder &b, Location loc) {
-  NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/b.getUnitAttr());
-  NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/b.getUnitAttr());
+/// Emits `body` under `condition`: a block of its own, branched to and from.
+static void createIf(ConversionPatternRewriter &rewriter, Location loc,
+                     Value condition, llvm::function_ref<void()> body) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *then = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, condition, then, after);
+  rewriter.setInsertionPointToEnd(then);
+  body();
+  LLVM::BrOp::create(rewriter, loc, after);
+  rewriter.setInsertionPointToStart(after);
+}
+
+/// An inline PTX statement with side effects and no result.
+static void createPTX(OpBuilder &b, Location loc, llvm::StringRef code,
+                      llvm::StringRef constraints, ValueRange operands) {
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), operands, code, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
+/// A pointer as an i64 for an inline PTX address operand.
+static Value toAddress(OpBuilder &b, Location loc, Value pointer) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pointer);
 }
 
 namespace {
@@ -94,45 +132,88 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
     if (accType != type)
       value = LLVM::FPExtOp::create(rewriter, loc, accType, value);
 
-    // 1. Threads 0 to N-1 write slot `rank` of block `tid`.
-    Value rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+    Type i32 = rewriter.getI32Type();
+    auto i32Const = [&](int64_t v) { return createI32(rewriter, loc, v); };
+    auto sharedAt = [&](Value byteOffset) {
+      return getSharedAddress(rewriter, loc, op, info, byteOffset);
+    };
+
+    // 1. The round: its buffer and the parity of its mbarrier's phase.
+    Value counter = info.clusterRound.lookup(op);
+    if (!counter)
+      return rewriter.notifyMatchFailure(op, "kernel not converted first");
+    Value round = LLVM::LoadOp::create(rewriter, loc, i32, counter);
+    LLVM::StoreOp::create(
+        rewriter, loc, LLVM::AddOp::create(rewriter, loc, round, i32Const(1)),
+        counter);
+    Value buffer = LLVM::AndOp::create(rewriter, loc, round, i32Const(1));
+    Value parity = LLVM::AndOp::create(
+        rewriter, loc, LLVM::LShrOp::create(rewriter, loc, round, i32Const(1)),
+        i32Const(1));
+    Value barrier =
+        sharedAt(LLVM::MulOp::create(rewriter, loc, buffer, i32Const(8)));
+    Value slots = LLVM::AddOp::create(
+        rewriter, loc, i32Const(kClusterSlotsOffset),
+        LLVM::MulOp::create(rewriter, loc, buffer, i32Const(size * bytes)));
+    if (info.clusterLeadingBarrier.contains(op))
+      NVVM::Barrier0Op::create(rewriter, loc);
+
+    // 2. Thread 0 expects the N values.
     Value tid = getThreadId(rewriter, loc);
-    Value slot =
-        getSharedAddress(rewriter, loc, op, info,
-                         LLVM::MulOp::create(rewriter, loc, rank,
-                                             createI32(rewriter, loc, bytes)));
-    Value writes = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
-                                        tid, createI32(rewriter, loc, size));
-    Block *before = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-    Block *write = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(before);
-    LLVM::CondBrOp::create(rewriter, loc, writes, write, after);
-    rewriter.setInsertionPointToEnd(write);
-    auto clusterPtr = LLVM::LLVMPointerType::get(
-        rewriter.getContext(),
-        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-    Value remote = NVVM::MapaOp::create(rewriter, loc, clusterPtr, slot, tid);
-    LLVM::StoreOp::create(rewriter, loc, value, remote, bytes);
-    LLVM::BrOp::create(rewriter, loc, after);
-    rewriter.setInsertionPointToStart(after);
+    Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       tid, i32Const(0));
+    createIf(rewriter, loc, first, [&] {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, Type(), barrier, i32Const(size * bytes),
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+    });
 
-    // 2. Every block has written every slot.
-    createClusterBarrier(rewriter, loc);
+    // 3. Threads 0 to N-1 send slot `rank` of block `tid`.
+    Value rank = NVVM::ClusterId::create(rewriter, loc, i32);
+    Value sends = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                       tid, i32Const(size));
+    createIf(rewriter, loc, sends, [&] {
+      auto clusterPtr = LLVM::LLVMPointerType::get(
+          rewriter.getContext(),
+          static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+      Value slot = sharedAt(LLVM::AddOp::create(
+          rewriter, loc, slots,
+          LLVM::MulOp::create(rewriter, loc, rank, i32Const(bytes))));
+      Value remoteSlot =
+          NVVM::MapaOp::create(rewriter, loc, clusterPtr, slot, tid);
+      Value remoteBarrier =
+          NVVM::MapaOp::create(rewriter, loc, clusterPtr, barrier, tid);
+      Value word = value;
+      if (!isa<IntegerType>(value.getType()))
+        word = LLVM::BitcastOp::create(
+            rewriter, loc, rewriter.getIntegerType(bytes * 8), value);
+      std::string code = llvm::formatv(
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes.b{0} [$0], "
+          "$1, [$2];",
+          bytes * 8);
+      createPTX(rewriter, loc, code, bytes == 8 ? "l,l,l" : "l,r,l",
+                {toAddress(rewriter, loc, remoteSlot), word,
+                 toAddress(rewriter, loc, remoteBarrier)});
+    });
 
-    // 3. This block's slots, in order of rank.
+    // 4. The round is complete: this block's slots, in order of rank.
+    createPTX(rewriter, loc,
+              "{\n"
+              ".reg .pred done;\n"
+              "tile_cluster_wait:\n"
+              "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+              "@!done bra tile_cluster_wait;\n"
+              "}",
+              "l,r", {toAddress(rewriter, loc, barrier), parity});
     Value total;
     for (int64_t k = 0; k < size; ++k) {
-      Value address = getSharedAddress(rewriter, loc, op, info,
-                                       createI32(rewriter, loc, k * bytes));
+      Value address = sharedAt(
+          LLVM::AddOp::create(rewriter, loc, slots, i32Const(k * bytes)));
       Value partial =
           LLVM::LoadOp::create(rewriter, loc, accType, address, bytes);
       total = total ? createCombine(rewriter, loc, op.getKind(), total, partial)
                     : partial;
     }
-    // 4. No block writes the slots again before every block read them.
-    if (info.clusterTrailingBarrier.contains(op))
-      createClusterBarrier(rewriter, loc);
     if (accType != type)
       total = LLVM::FPTruncOp::create(rewriter, loc, type, total);
     rewriter.replaceOp(op, total);

@@ -45,11 +45,18 @@ struct LoweringInfo {
   /// clusters).
   llvm::StringMap<int64_t> clusterSize;
   /// The kernels that write into other blocks' shared memory: they start
-  /// with a cluster barrier, so that every block of the cluster has started.
+  /// by initializing the barriers of their cluster reductions, then meet at
+  /// a cluster barrier, so that every block of the cluster has started.
   llvm::StringSet<> usesClusterMemory;
-  /// The tile.cluster_reduce operations that need a second cluster barrier
-  /// after reading their slots, before they run again.
-  llvm::DenseSet<Operation *> clusterTrailingBarrier;
+  /// The tile.cluster_reduce operations that need a block barrier before
+  /// they send, so that no block sends into slots a thread of its own may
+  /// still read (see ClusterOpToLLVM.cpp).
+  llvm::DenseSet<Operation *> clusterLeadingBarrier;
+  /// Each tile.cluster_reduce's round counter: a per-thread i32 the kernel's
+  /// lowering allocates and zeroes in the entry block (promoted to a register
+  /// by LLVM), and the reduction's lowering reads and increments. Filled in
+  /// while converting, kernel first.
+  mutable DenseMap<Operation *, Value> clusterRound;
 };
 
 void populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
@@ -71,6 +78,10 @@ void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      const LoweringInfo &info);
 
 int64_t getSharedMemoryBytes(Operation *op);
+
+/// A cluster reduction's scratch: its two mbarriers (8 bytes each) at byte 0
+/// and 8, its two buffers of slots from this byte on.
+constexpr int64_t kClusterSlotsOffset = 16;
 
 /// The type partial results of a reduction are kept in (f32 for f16 and
 /// bf16).

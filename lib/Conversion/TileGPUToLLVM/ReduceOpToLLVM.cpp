@@ -78,13 +78,14 @@ int64_t mlir::tilegpu::getSharedMemoryBytes(Operation *op) {
     return numThreads * numOut * (acc.getIntOrFloatBitWidth() / 8);
   }
   if (auto reduce = dyn_cast<tile::ClusterReduceOp>(op)) {
-    // A slot per program of the cluster (none for clusters of one).
+    // Two mbarriers, then two buffers of a slot per program of the cluster
+    // (none for clusters of one): see ClusterOpToLLVM.cpp.
     auto kernel = op->getParentOfType<tile::FuncOp>();
     int64_t size = kernel ? tile::TileDialect::getClusterSize(kernel) : 1;
     if (size == 1)
       return 0;
     Type acc = getAccumulatorType(reduce.getType());
-    return size * (acc.getIntOrFloatBitWidth() / 8);
+    return kClusterSlotsOffset + 2 * size * (acc.getIntOrFloatBitWidth() / 8);
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     RankedTensorType type = convert.getType();

@@ -236,22 +236,31 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   // when the operation runs at most once (its block is on no cycle), or when
   // its block holds another operation with a barrier (a block runs whole, so
   // every way back to the operation passes through it).
-  // A cluster reduction writes into the other blocks' slots: only another
-  // cluster reduction (whose cluster barrier every block passes) stands for
-  // its second barrier. Its cluster barrier also stands for a block's
-  // barrier (it synchronizes every thread of the cluster).
+  // A cluster reduction sends into the other blocks' slots, in two buffers
+  // used in turn. A block sends its value for round k + 1 only after all
+  // its threads have read the slots of round k when a block barrier lies on
+  // every way between them: another operation with one in the same block
+  // (a block runs whole), or a barrier of its own before it sends. A
+  // cluster reduction's wait is not a block barrier (only the first threads
+  // of each block send), so it stands for no other operation's second
+  // barrier unless it has a barrier of its own.
+  auto hasBlockBarrier = [&](Operation &other) {
+    return info.sharedOffset.count(&other) &&
+           (!isa<tile::ClusterReduceOp>(other) ||
+            info.clusterLeadingBarrier.contains(&other));
+  };
   for (auto &[op, offset] : info.sharedOffset) {
     if (op->getParentOfType<tile::FuncOp>() != func ||
         !isa<tile::ClusterReduceOp>(op))
       continue;
     info.usesClusterMemory.insert(func.getSymName());
     Block *block = op->getBlock();
-    bool otherClusterBarrier = llvm::any_of(*block, [&](Operation &other) {
-      return &other != op && isa<tile::ClusterReduceOp>(other) &&
+    bool otherBarrier = llvm::any_of(*block, [&](Operation &other) {
+      return &other != op && !isa<tile::ClusterReduceOp>(other) &&
              info.sharedOffset.count(&other);
     });
-    if (!otherClusterBarrier && isOnCycle(block))
-      info.clusterTrailingBarrier.insert(op);
+    if (!otherBarrier && isOnCycle(block))
+      info.clusterLeadingBarrier.insert(op);
   }
   for (auto &[op, offset] : info.sharedOffset) {
     if (op->getParentOfType<tile::FuncOp>() != func ||
@@ -259,7 +268,7 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
       continue;
     Block *block = op->getBlock();
     bool otherBarrier = llvm::any_of(*block, [&](Operation &other) {
-      return &other != op && info.sharedOffset.count(&other);
+      return &other != op && hasBlockBarrier(other);
     });
     if (otherBarrier || !isOnCycle(block))
       continue;

@@ -46,22 +46,62 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
       kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                       rewriter.getDenseI32ArrayAttr(
                           {static_cast<int32_t>(clusterSize), 1, 1}));
+    SmallVector<Operation *> clusterReduces;
+    func.walk([&](tile::ClusterReduceOp op) {
+      if (info.sharedOffset.count(op))
+        clusterReduces.push_back(op);
+    });
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
-    if (info.usesClusterMemory.contains(func.getSymName())) {
-      // No block may write into the shared memory of one that has not
-      // started: the cluster meets once first.
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&kernel.getBody().front());
-      NVVM::ClusterArriveRelaxedOp::create(rewriter, func.getLoc(),
-                                           rewriter.getUnitAttr());
-      NVVM::ClusterWaitOp::create(rewriter, func.getLoc(),
-                                  rewriter.getUnitAttr());
-    }
-    if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
-                                           *getTypeConverter(), &signature)))
+    FailureOr<Block *> entry = rewriter.convertRegionTypes(
+        &kernel.getBody(), *getTypeConverter(), &signature);
+    if (failed(entry))
       return failure();
+    if (info.usesClusterMemory.contains(func.getSymName()))
+      startClusterExchanges(rewriter, func.getLoc(), *entry, clusterReduces);
     rewriter.eraseOp(func);
     return success();
+  }
+
+  /// The start of a kernel whose cluster reductions exchange values through
+  /// distributed shared memory: each reduction's round counter, zeroed;
+  /// thread 0 initializes each reduction's two mbarriers (one arrival each:
+  /// its own, with the bytes the round expects) and fences the
+  /// initialization for the cluster; then the cluster meets once, so that
+  /// no block sends into one that has not started and initialized.
+  void startClusterExchanges(ConversionPatternRewriter &rewriter, Location loc,
+                             Block *entry,
+                             ArrayRef<Operation *> reduces) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(entry);
+    Type i32 = rewriter.getI32Type();
+    auto localPtr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    for (Operation *op : reduces) {
+      Value round = LLVM::AllocaOp::create(rewriter, loc, localPtr, i32,
+                                           createI32(rewriter, loc, 1));
+      LLVM::StoreOp::create(rewriter, loc, createI32(rewriter, loc, 0), round);
+      info.clusterRound[op] = round;
+    }
+    Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       getThreadId(rewriter, loc),
+                                       createI32(rewriter, loc, 0));
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *init = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::CondBrOp::create(rewriter, loc, first, init, after);
+    rewriter.setInsertionPointToEnd(init);
+    for (Operation *op : reduces)
+      for (int64_t buffer = 0; buffer < 2; ++buffer)
+        NVVM::MBarrierInitOp::create(
+            rewriter, loc,
+            getSharedAddress(rewriter, loc, op, info,
+                             createI32(rewriter, loc, 8 * buffer)),
+            createI32(rewriter, loc, 1), /*predicate=*/Value());
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    LLVM::BrOp::create(rewriter, loc, after);
+    rewriter.setInsertionPointToStart(after);
+    NVVM::ClusterArriveRelaxedOp::create(rewriter, loc, rewriter.getUnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
   }
 
   const LoweringInfo &info;

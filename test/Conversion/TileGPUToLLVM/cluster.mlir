@@ -1,31 +1,60 @@
 // convert-tilegpu-to-llvm on kernels that run in clusters: the cluster's
 // shape on the kernel, the cluster registers, and tile.cluster_reduce
-// through distributed shared memory.
+// through distributed shared memory with mbarriers.
 // RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm --split-input-file | FileCheck %s
 
-// A kernel of clusters of 4 (.reqnctapercluster 4, 1, 1) starts with a
-// cluster barrier (no block writes into one that has not started). The
-// reduction: threads 0 to 3 write the value into slot `rank` of block `tid`
-// (mapa to the shared::cluster address space 7, then a store), the cluster
-// barrier (arrive: release, wait: acquire), then the four local slots
-// combined in order of rank. Run once, it needs no second barrier.
+// A kernel of clusters of 4 (.reqnctapercluster 4, 1, 1) starts with each
+// reduction's round counter (zeroed), thread 0 initializing its two
+// mbarriers (one arrival each) and fencing them for the cluster, then a
+// cluster barrier (no block sends into one that has not started). The
+// reduction: the round's buffer (round & 1: mbarrier at byte 0 or 8, slots
+// from byte 16, 16 bytes each) and phase parity ((round >> 1) & 1); thread 0
+// arrives expecting 4 x 4 bytes; threads 0 to 3 send the value into slot
+// `rank` of block `tid` with st.async, which signals that block's mbarrier
+// (both mapped to the shared::cluster address space 7); every thread waits
+// for the phase, then combines the four local slots in order of rank. No
+// cluster barrier and no block barrier: it runs once.
+// CHECK-LABEL: llvm.mlir.global internal @reduce_once_shared()
+// CHECK-SAME: !llvm.array<48 x i8>
 // CHECK-LABEL: llvm.func @reduce_once
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 4, 1, 1>
-// CHECK: nvvm.cluster.arrive.relaxed {aligned}
+// CHECK: %[[COUNTER:.*]] = llvm.alloca %{{.*}} x i32
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.store %[[ZERO]], %[[COUNTER]]
+// CHECK: %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID0]]
+// CHECK: llvm.cond_br %[[FIRST]], ^[[INIT:.*]], ^[[START:.*]]
+// CHECK: ^[[INIT]]:
+// CHECK-COUNT-2: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// CHECK: ^[[START]]:
+// CHECK-NEXT: nvvm.cluster.arrive.relaxed {aligned}
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
-// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK-NEXT: %[[ROUND:.*]] = llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: %[[NEXT:.*]] = llvm.add %[[ROUND]]
+// CHECK-NEXT: llvm.store %[[NEXT]], %[[COUNTER]]
+// CHECK: %[[BUFFER:.*]] = llvm.and %[[ROUND]]
+// CHECK: %[[HALF:.*]] = llvm.lshr %[[ROUND]]
+// CHECK-NEXT: %[[PARITY:.*]] = llvm.and %[[HALF]]
+// CHECK-NOT: nvvm.barrier0
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK: %[[WRITES:.*]] = llvm.icmp "ult" %[[TID]], %{{.*}} : i32
-// CHECK: llvm.cond_br %[[WRITES]], ^[[WRITE:.*]], ^[[AFTER:.*]]
-// CHECK: ^[[WRITE]]:
-// CHECK: %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK: llvm.store %{{.*}}, %[[REMOTE]] {alignment = 4 : i64} : f32, !llvm.ptr<7>
-// CHECK: llvm.br ^[[AFTER]]
-// CHECK: ^[[AFTER]]:
-// CHECK-NEXT: nvvm.cluster.arrive {aligned}
-// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: llvm.icmp "eq" %[[TID]]
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[BARRIER:.*]], %[[BYTES]] : !llvm.ptr<3>, i32
+// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK: %[[SENDS:.*]] = llvm.icmp "ult" %[[TID]], %{{.*}} : i32
+// CHECK: llvm.cond_br %[[SENDS]], ^[[SEND:.*]], ^[[WAIT:.*]]
+// CHECK: ^[[SEND]]:
+// CHECK: llvm.mul %[[RANK]]
+// CHECK: nvvm.mapa %{{.*}}, %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mapa %[[BARRIER]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "l,r,l"
+// CHECK: ^[[WAIT]]:
+// CHECK: llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;{{.*}}"l,r" %{{.*}}, %[[PARITY]]
 // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: nvvm.cluster
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 tile.func @reduce_once(%out: !tile.ptr<f32>, %x: f32)
     attributes {tilegpu.num_warps = 4 : i32, tile.cluster_size = 4 : i32} {
@@ -36,20 +65,26 @@ tile.func @reduce_once(%out: !tile.ptr<f32>, %x: f32)
 
 // -----
 
-// In a loop with no other cluster reduction, the slots are read before the
-// next round writes them again: a second cluster barrier after the reads.
-// The cluster ids are the cluster registers.
+// In a loop with no other operation that has a block barrier, a block
+// barrier before the sends: no block sends round k + 1 before all its
+// threads have read round k's slots. The cluster ids are the cluster
+// registers; i32 values are sent as they are.
 // CHECK-LABEL: llvm.func @reduce_in_loop
 // CHECK: nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK: nvvm.read.ptx.sreg.clusterid.x
 // CHECK: nvvm.read.ptx.sreg.nclusterid.x
+// CHECK: llvm.lshr
+// CHECK: nvvm.barrier0
+// CHECK-NEXT: nvvm.read.ptx.sreg.tid.x
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.mapa
-// CHECK: nvvm.cluster.arrive {aligned}
-// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK-NOT: llvm.bitcast
+// CHECK: st.async.shared::cluster.mbarrier::complete_tx::bytes.b32
+// CHECK: mbarrier.try_wait.parity
 // CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK-NEXT: llvm.add
-// CHECK-NEXT: nvvm.cluster.arrive {aligned}
-// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK-NOT: nvvm.cluster
+// CHECK: llvm.return
 tile.func @reduce_in_loop(%out: !tile.ptr<i32>, %n: i32)
     attributes {tilegpu.num_warps = 1 : i32, tile.cluster_size = 2 : i32} {
   %rank = tile.cluster_rank : i32
@@ -65,22 +100,26 @@ tile.func @reduce_in_loop(%out: !tile.ptr<i32>, %n: i32)
 
 // -----
 
-// Two cluster reductions in one block stand for each other's second
-// barrier. f16 is exchanged as f32.
+// Two cluster reductions in a loop, each with its own counter, mbarriers
+// and slots (two pairs of mbarriers initialized); a cluster reduction's
+// wait is no block barrier, so each has its own. f16 is exchanged as f32.
 // CHECK-LABEL: llvm.func @two_in_loop
+// CHECK: llvm.alloca
+// CHECK: llvm.alloca
+// CHECK-COUNT-4: nvvm.mbarrier.init
 // CHECK: llvm.fpext %{{.*}} : f16 to f32
-// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<7>
-// CHECK: nvvm.cluster.arrive {aligned}
-// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: nvvm.barrier0
+// CHECK: st.async
+// CHECK: mbarrier.try_wait.parity
 // CHECK-COUNT-2: llvm.load
 // CHECK-NEXT: llvm.intr.maximum
 // CHECK-NEXT: llvm.fptrunc %{{.*}} : f32 to f16
-// CHECK-NOT: nvvm.cluster.wait
-// CHECK: nvvm.cluster.arrive {aligned}
-// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: nvvm.barrier0
+// CHECK: st.async
+// CHECK: mbarrier.try_wait.parity
 // CHECK-COUNT-2: llvm.load
 // CHECK-NEXT: llvm.fadd
-// CHECK-NOT: nvvm.cluster.wait
+// CHECK-NOT: nvvm.cluster
 // CHECK: llvm.return
 tile.func @two_in_loop(%out: !tile.ptr<f16>, %x: f16, %n: i32)
     attributes {tilegpu.num_warps = 1 : i32, tile.cluster_size = 2 : i32} {
@@ -91,6 +130,35 @@ tile.func @two_in_loop(%out: !tile.ptr<f16>, %x: f16, %n: i32)
     %s = tile.cluster_reduce sum %m : f16
     %p = tile.addptr %out, %i : !tile.ptr<f16>, i32
     tile.store %p, %s : !tile.ptr<f16>
+  }
+  tile.return
+}
+
+// -----
+
+// A block reduction beside a cluster reduction in a loop: the block
+// reduction's barrier stands for the cluster reduction's, and the cluster
+// reduction's wait is no barrier for the block reduction, which gets a
+// second barrier after reading its scratch (two in all, none in the
+// cluster reduction).
+// CHECK-LABEL: llvm.func @block_and_cluster
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: st.async
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+#b8 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+tile.func @block_and_cluster(%out: !tile.ptr<f32>, %v: f32, %n: i32)
+    attributes {tilegpu.num_warps = 8 : i32, tile.cluster_size = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %x = tile.splat %v : f32 -> tensor<256xf32, #b8>
+    %r = tile.reduce sum %x axis 0 : tensor<256xf32, #b8> -> f32
+    %s = tile.cluster_reduce sum %r : f32
+    %p = tile.addptr %out, %i : !tile.ptr<f32>, i32
+    tile.store %p, %s : !tile.ptr<f32>
   }
   tile.return
 }
