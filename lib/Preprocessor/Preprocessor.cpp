@@ -266,10 +266,9 @@ static std::string getNegativeSizeMessage(StringRef use, StringRef value,
             " here, a negative tile size: the dimensions of a shape are "
             "non-negative integers")
         .str();
-  std::string what = param->isDefined
-                         ? "-D " + param->name + "=" + value.str()
-                         : "the default " + value.str() + " of '" +
-                               param->name + "'";
+  std::string what = param->isDefined ? "-D " + param->name + "=" + value.str()
+                                      : "the default " + value.str() + " of '" +
+                                            param->name + "'";
   return what + " is a negative tile size: '" + param->name +
          "' is a dimension of this shape, and the dimensions of a shape are "
          "non-negative integers";

@@ -64,24 +64,24 @@ static void addTypeMismatchHint(Diagnostic &diag, StringRef message) {
   std::string tileName = getTileName(name);
   if (!isa<ShapedType>(actual) && expected.getElementType() == actual) {
     diag.attachNote(diag.getLocation())
-        << "'" << name << "' is a scalar; to use it as a tile, splat it: "
-        << tileName << " = tile.splat " << name << " : " << printType(actual)
-        << " -> " << printType(expected);
+        << "'" << name
+        << "' is a scalar; to use it as a tile, splat it: " << tileName
+        << " = tile.splat " << name << " : " << printType(actual) << " -> "
+        << printType(expected);
     return;
   }
   auto source = dyn_cast<RankedTensorType>(actual);
   if (!source || source.getElementType() != expected.getElementType() ||
-      source.getRank() != expected.getRank() ||
-      !source.hasStaticShape() || !expected.hasStaticShape())
+      source.getRank() != expected.getRank() || !source.hasStaticShape() ||
+      !expected.hasStaticShape())
     return;
   for (auto [from, to] : llvm::zip(source.getShape(), expected.getShape()))
     if (from != 1 && from != to)
       return;
   diag.attachNote(diag.getLocation())
       << "'" << name << "' is a tile of another shape; to repeat its "
-      << "size-1 dimensions, broadcast it: " << tileName
-      << " = tile.broadcast " << name << " : " << printType(actual) << " -> "
-      << printType(expected);
+      << "size-1 dimensions, broadcast it: " << tileName << " = tile.broadcast "
+      << name << " : " << printType(actual) << " -> " << printType(expected);
 }
 
 /// What Triton calls an operation that the tile dialect spells otherwise,
@@ -103,29 +103,33 @@ static std::optional<std::string> getTritonNameHint(StringRef name) {
   return std::nullopt;
 }
 
-/// The registered operation of `name`'s dialect (the tile dialect for a name
-/// without one) nearest to `name` by edit distance, when it is close enough:
-/// at most a third of the name's letters apart, and at least one.
+/// The registered operation of `name`'s dialect nearest to `name` by edit
+/// distance, when it is close enough: at most a third of the letters after
+/// the dialect's prefix apart, and at least one. A name without a dialect, or
+/// of one that is not loaded (`tl.load`, as Triton writes it), is looked for
+/// among the tile dialect's operations.
 static std::optional<std::string> suggestOperation(MLIRContext *context,
                                                    StringRef name) {
   auto [dialectName, opName] = name.split('.');
-  if (opName.empty()) {
+  if (opName.empty())
     opName = dialectName;
-    dialectName = TileDialect::getDialectNamespace();
-  }
-  Dialect *dialect = context->getLoadedDialect(dialectName);
+  Dialect *dialect =
+      name.contains('.') ? context->getLoadedDialect(dialectName) : nullptr;
+  if (!dialect)
+    dialect = context->getLoadedDialect(TileDialect::getDialectNamespace());
   if (!dialect || opName.empty())
     return std::nullopt;
   unsigned limit = std::max<unsigned>(1, opName.size() / 3);
   std::optional<std::string> best;
   unsigned bestDistance = limit + 1;
   for (RegisteredOperationName op : context->getRegisteredOperations()) {
-    if (&op.getDialect() != dialect)
+    if (&op.getDialect() != dialect || op.getStringRef() == name)
       continue;
-    StringRef candidate = op.getStringRef().drop_front(dialectName.size() + 1);
+    StringRef candidate =
+        op.getStringRef().drop_front(dialect->getNamespace().size() + 1);
     unsigned distance = opName.edit_distance(
         candidate, /*AllowReplacements=*/true, /*MaxEditDistance=*/limit);
-    if (distance < bestDistance && op.getStringRef() != name) {
+    if (distance < bestDistance) {
       bestDistance = distance;
       best = op.getStringRef().str();
     }
@@ -133,21 +137,38 @@ static std::optional<std::string> suggestOperation(MLIRContext *context,
   return best;
 }
 
-/// "custom op 'tile.lod' is unknown", or in generic form "unregistered
-/// operation 'tile.lod' found in dialect ('tile') ...": a nearby name.
+/// The name of the unknown operation that `message` reports, or "":
+/// "custom op 'tile.lod' is unknown", "Dialect `tl' not found for custom op
+/// 'tl.load'", or in generic form "unregistered operation 'tile.lod' found
+/// in dialect ('tile') ...".
+static StringRef getUnknownOperation(StringRef message) {
+  StringRef rest = message;
+  if (rest.consume_front("Dialect `")) {
+    size_t at = rest.find("' not found for custom op '");
+    if (at == StringRef::npos)
+      return "";
+    rest = rest.drop_front(at).drop_front(
+        StringRef("' not found for custom op '").size());
+  } else if (!(rest.consume_front("custom op '") &&
+               message.contains("' is unknown")) &&
+             !(rest.consume_front("unregistered operation '") &&
+               message.contains("' found in dialect"))) {
+    return "";
+  }
+  return rest.take_until([](char c) { return c == '\''; });
+}
+
+/// An unknown operation: Triton's name of a tile operation, or a nearby
+/// name.
 static void addUnknownOperationHint(Diagnostic &diag, StringRef message) {
-  StringRef name = message;
-  if (!(name.consume_front("custom op '") &&
-        message.contains("' is unknown")) &&
-      !(name.consume_front("unregistered operation '") &&
-        message.contains("' found in dialect")))
+  StringRef name = getUnknownOperation(message);
+  if (name.empty())
     return;
-  name = name.take_until([](char c) { return c == '\''; });
   MLIRContext *context = diag.getLocation()->getContext();
-  StringRef tilePrefix = "tile.";
-  if (name.starts_with(tilePrefix))
-    if (std::optional<std::string> hint =
-            getTritonNameHint(name.drop_front(tilePrefix.size()))) {
+  auto [dialectName, opName] = name.split('.');
+  if (!opName.empty() && (dialectName == TileDialect::getDialectNamespace() ||
+                          !context->getLoadedDialect(dialectName)))
+    if (std::optional<std::string> hint = getTritonNameHint(opName)) {
       diag.attachNote(diag.getLocation()) << *hint;
       return;
     }
@@ -208,7 +229,8 @@ static void shortenOperationNotes(Diagnostic &diag) {
       continue;
     shortened.attachNote(note.getLocation())
         << kCurrentOperation
-        << shortenOperation(StringRef(text).drop_front(kCurrentOperation.size()));
+        << shortenOperation(
+               StringRef(text).drop_front(kCurrentOperation.size()));
   }
   diag = std::move(shortened);
 }

@@ -72,8 +72,8 @@ int main(int argc, char **argv) {
   tile::test::registerTestRegisterEstimatePass();
 
   // `-D BLOCK 512` would be "too many positional arguments" to the parser.
-  if (!tile::checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc), "tile-opt",
-                                  llvm::errs()))
+  if (!tile::checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc),
+                                  "tile-opt", llvm::errs()))
     return 1;
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);

@@ -14,8 +14,8 @@
 #include "tile/HostData/ArgSpec.h"
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
-#include "tile/Runtime/KernelRunner.h"
 #include "tile/Preprocessor/Preprocessor.h"
+#include "tile/Runtime/KernelRunner.h"
 #include "tile/Runtime/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -257,8 +257,8 @@ int main(int argc, char **argv) {
     os << "  tile: " << getCompilerVersion() << "\n";
   });
   // `-D BLOCK 512` would make 512 a kernel file.
-  if (!checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc), "tile-run",
-                            llvm::errs()))
+  if (!checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc),
+                            "tile-run", llvm::errs()))
     return 1;
   cl::ParseCommandLineOptions(
       argc, argv,

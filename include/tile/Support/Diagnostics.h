@@ -10,10 +10,12 @@
 //   a note that splats it, in tile.splat's syntax; a tile used where a tile
 //   of another shape is expected, which tile.broadcast can make: a note that
 //   broadcasts it;
-// - an unknown operation ("custom op 'tile.lod' is unknown"): "did you mean
-//   'tile.load'?", the registered operation of the same dialect nearest by
-//   edit distance, when it is close enough; and Triton's names of what the
-//   tile dialect spells otherwise (tile.sum: tile.reduce sum);
+// - an unknown operation ("custom op 'tile.lod' is unknown", or 'tl.load'
+//   as Triton writes it): "did you mean 'tile.load'?", the registered
+//   operation of the same dialect (the tile dialect's, for a name of no
+//   loaded dialect) nearest by edit distance, when it is close enough; and
+//   Triton's names of what the tile dialect spells otherwise (tile.sum:
+//   tile.reduce sum);
 // - "see current operation: ..." notes (MLIR prints the failing operation
 //   in generic form, regions and all): dropped where the diagnostic's
 //   location is in a file, whose line the printing handler shows (the
