@@ -182,6 +182,8 @@ static constexpr StringLiteral kCurrentOperation = "see current operation: ";
 /// regions) on one line, its regions elided: `"tile.func"() <{...}> ({...})
 /// : () -> ()`.
 static std::string shortenOperation(StringRef text) {
+  // An operation with regions comes on a line of its own.
+  text = text.trim();
   if (!text.contains('\n'))
     return text.str();
   StringRef first = text.take_until([](char c) { return c == '\n'; });
