@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -70,6 +71,11 @@ static bool isIdentifier(StringRef name) {
   if (name.empty() || !(isAlpha(name.front()) || name.front() == '_'))
     return false;
   return all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+/// Whether `define` is of the form NAME=VALUE.
+static bool isDefinition(StringRef define) {
+  return define.contains('=') && isIdentifier(define.split('=').first.trim());
 }
 
 static std::string listNames(ArrayRef<KernelParam> params) {
@@ -201,7 +207,7 @@ static bool applyDefines(ArrayRef<std::string> defines,
     auto [name, value] = define.split('=');
     name = name.trim();
     value = value.trim();
-    if (!define.contains('=') || !isIdentifier(name)) {
+    if (!isDefinition(define)) {
       errs << "error: -D expects NAME=VALUE, got '" << define << "'\n";
       return false;
     }
@@ -243,6 +249,31 @@ static bool applyDefines(ArrayRef<std::string> defines,
   return true;
 }
 
+/// Whether the use `${...}` in `text[begin, end]` is a dimension of a shape,
+/// `tensor<${BLOCK}xf32>` or `tensor<4x${BLOCK}xf32>`: after `<` or `x`,
+/// before `x`. Such a parameter is a tile size.
+static bool isShapeDimension(StringRef text, size_t begin, size_t end) {
+  return begin > 0 && (text[begin - 1] == '<' || text[begin - 1] == 'x') &&
+         end + 1 < text.size() && text[end + 1] == 'x';
+}
+
+/// The error for a use in a shape whose value is negative: `param` is the
+/// parameter of a use of one, null for a product.
+static std::string getNegativeSizeMessage(StringRef use, StringRef value,
+                                          const KernelParam *param) {
+  if (!param)
+    return ("'" + use + "' is " + value +
+            " here, a negative tile size: the dimensions of a shape are "
+            "non-negative integers")
+        .str();
+  std::string what = param->isDefined ? "-D " + param->name + "=" + value.str()
+                                      : "the default " + value.str() + " of '" +
+                                            param->name + "'";
+  return what + " is a negative tile size: '" + param->name +
+         "' is a dimension of this shape, and the dimensions of a shape are "
+         "non-negative integers";
+}
+
 /// Replaces every `${NAME}` outside comments and string literals.
 static bool substitute(StringRef text, Reporter &reporter,
                        ArrayRef<KernelParam> params, std::string &out) {
@@ -276,6 +307,7 @@ static bool substitute(StringRef text, Reporter &reporter,
       text.slice(i + 2, close).split(factors, '*');
       std::string value;
       int64_t product = 1;
+      const KernelParam *named = nullptr;
       for (StringRef factor : factors) {
         factor = factor.trim();
         int64_t number = 0;
@@ -295,6 +327,7 @@ static bool substitute(StringRef text, Reporter &reporter,
                                       "; declare it with '// tile.param " +
                                       factor + " = DEFAULT')");
           value = param->value;
+          named = &*param;
           if (factors.size() > 1 &&
               StringRef(param->value).getAsInteger(10, number))
             return reporter.error(text.data() + i,
@@ -306,13 +339,57 @@ static bool substitute(StringRef text, Reporter &reporter,
           return reporter.error(text.data() + i,
                                 "the product overflows 64 bits");
       }
-      out += factors.size() > 1 ? std::to_string(product) : value;
+      std::string substituted =
+          factors.size() > 1 ? std::to_string(product) : value;
       if (factors.size() == 1 && value.empty())
-        out += factors.front().trim().str();
+        substituted = factors.front().trim().str();
+      if (isShapeDimension(text, i, close) &&
+          StringRef(substituted).starts_with("-"))
+        return reporter.error(
+            text.data() + i,
+            getNegativeSizeMessage(text.slice(i, close + 1), substituted,
+                                   factors.size() == 1 ? named : nullptr));
+      out += substituted;
       i = close;
       continue;
     }
     out += c;
+  }
+  return true;
+}
+
+bool mlir::tile::checkDefineArguments(ArrayRef<const char *> args,
+                                      StringRef tool, raw_ostream &errs) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    if (arg == "--")
+      break;
+    StringRef define;
+    size_t next = i + 1;
+    if (arg == "-D" || arg == "--D") {
+      if (next >= args.size())
+        continue; // The command line parser says that -D needs a value.
+      define = args[next];
+      ++next;
+      ++i;
+    } else if (!arg.consume_front("-D")) {
+      continue;
+    } else {
+      define = arg;
+    }
+    if (isDefinition(define))
+      continue;
+    WithColor::error(errs, tool)
+        << "-D expects NAME=VALUE, got '" << define << "'";
+    // `-D BLOCK 512`: the value came as an argument of its own.
+    std::string value;
+    bool isType;
+    if (isIdentifier(define) && next < args.size() &&
+        parseValue(args[next], value, isType))
+      errs << "; to set " << define << " to " << args[next] << ", write -D "
+           << define << "=" << args[next];
+    errs << "\n";
+    return false;
   }
   return true;
 }

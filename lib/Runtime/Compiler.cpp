@@ -7,6 +7,7 @@
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Runtime/Version.h"
+#include "tile/Support/Diagnostics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -348,6 +349,7 @@ llvm::Expected<CompiledKernel> mlir::tile::compileKernelSource(
   OwningOpRef<ModuleOp> module;
   {
     SourceMgrDiagnosticHandler handler(sourceMgr, &context, parseStream);
+    DiagnosticHintHandler hints(&context);
     module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   }
   if (!module)

@@ -5,6 +5,7 @@
 #include "tile/Analysis/RegisterEstimate.h"
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Support/Diagnostics.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -261,6 +262,8 @@ struct KernelSource::Impl {
   MLIRContext context;
   llvm::SourceMgr sourceMgr;
   std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  /// Registered after `handler`, so it sees each diagnostic first.
+  std::unique_ptr<DiagnosticHintHandler> hints;
   OwningOpRef<ModuleOp> module;
 };
 
@@ -305,6 +308,7 @@ llvm::Error KernelSource::load(std::unique_ptr<llvm::MemoryBuffer> buffer,
       llvm::SMLoc());
   impl->handler = std::make_unique<SourceMgrDiagnosticHandler>(
       impl->sourceMgr, &impl->context, *diagnostics);
+  impl->hints = std::make_unique<DiagnosticHintHandler>(&impl->context);
   impl->module =
       parseSourceFile<ModuleOp>(impl->sourceMgr, ParserConfig(&impl->context));
   if (!impl->module)

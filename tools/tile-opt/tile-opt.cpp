@@ -15,6 +15,7 @@
 #include "tile/Pipelines/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Preprocessor/Preprocessor.h"
+#include "tile/Support/Diagnostics.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,6 +52,9 @@ int main(int argc, char **argv) {
   registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
                   arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
   tile::registerTileToPTXDependencies(registry);
+  // Hints on the diagnostics of kernel files, in the contexts MlirOptMain
+  // makes (one per split of the input).
+  tile::registerDiagnosticHints(registry);
 
   // The project's passes and pipeline, and the upstream passes it uses.
   registerTransformsPasses();
@@ -67,6 +71,10 @@ int main(int argc, char **argv) {
   tile::test::registerTestAxisInfoPass();
   tile::test::registerTestRegisterEstimatePass();
 
+  // `-D BLOCK 512` would be "too many positional arguments" to the parser.
+  if (!tile::checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc),
+                                  "tile-opt", llvm::errs()))
+    return 1;
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();

@@ -14,6 +14,7 @@
 #include "tile/HostData/ArgSpec.h"
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Runtime/KernelRunner.h"
 #include "tile/Runtime/Tuner.h"
 
@@ -255,6 +256,10 @@ int main(int argc, char **argv) {
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "  tile: " << getCompilerVersion() << "\n";
   });
+  // `-D BLOCK 512` would make 512 a kernel file.
+  if (!checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc),
+                            "tile-run", llvm::errs()))
+    return 1;
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-run: run a tile kernel\n\n"

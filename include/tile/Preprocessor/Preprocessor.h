@@ -72,6 +72,15 @@ bool preprocess(const llvm::MemoryBuffer &source,
                 llvm::ArrayRef<std::string> defines, std::string &specialized,
                 std::vector<KernelParam> &params, llvm::raw_ostream &errs);
 
+/// Checks the -D arguments of a command line (`args`, the program's name
+/// first) before the command line parser sees them: each must be NAME=VALUE,
+/// given as `-D NAME=VALUE` or `-DNAME=VALUE`. On the first that is not
+/// (`-D BLOCK 512`, where the parser would take 512 for an input file),
+/// prints `TOOL: error: -D expects NAME=VALUE, got 'BLOCK'` to `errs` (with
+/// how to write it, when the next argument is a value) and returns false.
+bool checkDefineArguments(llvm::ArrayRef<const char *> args,
+                          llvm::StringRef tool, llvm::raw_ostream &errs);
+
 /// Convenience wrapper: returns a buffer holding the specialized text under
 /// the source's name, or null after printing a diagnostic to `errs`.
 std::unique_ptr<llvm::MemoryBuffer>

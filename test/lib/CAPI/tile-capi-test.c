@@ -228,6 +228,11 @@ static int runErrors(void) {
   expectError("a kernel that does not parse",
               tile_kernel_load_string("tile.func @f() {\n  tile.nope\n}\n",
                                       "broken.mlir", NULL, &kernel));
+  expectError("a kernel with a typo",
+              tile_kernel_load_string("tile.func @f(%p: !tile.ptr<f32>) {\n"
+                                      "  %x = tile.lod %p : !tile.ptr<f32>\n"
+                                      "  tile.return\n}\n",
+                                      "typo.mlir", NULL, &kernel));
   const char *badDefine[] = {"BLOCK_SIZE=100"};
   tile_load_options badOptions = {NULL, badDefine, 1};
   expectError("a bad -D", tile_kernel_load_file(example("softmax.mlir"),

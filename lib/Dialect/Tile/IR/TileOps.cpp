@@ -63,6 +63,21 @@ LogicalResult FuncOp::verify() {
     return emitOpError("kernel '")
            << getSymName() << "' returns " << getNumResults()
            << " values; kernels return nothing and write through pointers";
+  // Checked here, before the regions, so that a missing tile.return is said
+  // in the kernel's terms rather than as MLIR's "block with no terminator"
+  // with the last operation in generic form.
+  for (Block &block : getBody()) {
+    if (!block.empty() && block.back().mightHaveTrait<OpTrait::IsTerminator>())
+      continue;
+    InFlightDiagnostic diag = emitOpError("kernel '")
+                              << getSymName()
+                              << "' has no terminator: end its body with "
+                                 "'tile.return'";
+    if (!block.empty())
+      diag.attachNote(block.back().getLoc())
+          << "the body ends here; add 'tile.return' after this";
+    return diag;
+  }
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     bool scalar = type.isF16() || type.isBF16() || type.isF32() ||
                   type.isInteger(1) || type.isInteger(32) ||

@@ -84,6 +84,26 @@ tile.func @decl(%p: !tile.ptr<f32>)
 
 // -----
 
+// A Triton function ends where its indentation does; a kernel needs tile.return.
+// expected-error @below {{'tile.func' op kernel 'no_return' has no terminator: end its body with 'tile.return'}}
+tile.func @no_return(%p: !tile.ptr<f32>) {
+  // expected-note @below {{the body ends here; add 'tile.return' after this}}
+  %x = tile.load %p : !tile.ptr<f32>
+}
+
+// -----
+
+// Every block of the body, not only the first.
+// expected-error @below {{kernel 'no_return_in_block' has no terminator: end its body with 'tile.return'}}
+tile.func @no_return_in_block(%p: !tile.ptr<f32>) {
+  tile.return
+^bb1:
+  // expected-note @below {{the body ends here; add 'tile.return' after this}}
+  %x = tile.load %p : !tile.ptr<f32>
+}
+
+// -----
+
 // expected-error @below {{kernel 'returns' returns 1 values; kernels return nothing and write through pointers}}
 tile.func @returns(%x: f32) -> f32 {
   tile.return
