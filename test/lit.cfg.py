@@ -70,6 +70,22 @@ config.substitutions.append(
         + config.tile_tools_dir,
     )
 )
+# check_docs: runs the commands a documentation page shows and compares
+# their output with what the page quotes (utils/check_docs.py), on this
+# build's tools and library, with the Python the checkers use.
+config.substitutions.append(
+    (
+        "%check_docs",
+        "%s %s --bin %s --lib %s --python %s"
+        % (
+            config.tile_test_python,
+            os.path.join(config.tile_src_root, "utils", "check_docs.py"),
+            config.tile_tools_dir,
+            getattr(config, "tile_lib_dir", os.path.join(config.tile_obj_root, "lib")),
+            config.tile_test_python,
+        ),
+    )
+)
 config.substitutions.append(
     (
         "%reference",
