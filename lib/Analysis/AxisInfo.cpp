@@ -173,8 +173,15 @@ std::optional<AxisInfo> Transfer::visitMul() {
     else if (a.getConstant() == 1)
       contig = b.getContiguity(d);
     contiguity.push_back(contig);
-    divisibility.push_back(std::min(a.getDivisibility(d) * b.getDivisibility(d),
-                                    AxisInfo::kMaxDivisibility));
+    // A run counting up by one keeps its start's divisibility only while it
+    // stays a run (times 1); otherwise every element starts one of its own,
+    // and [8, 9, ...] times 29 are multiples of nothing.
+    auto runStart = [&](const AxisInfo &x, const AxisInfo &y) {
+      return x.getContiguity(d) > 1 && contig == 1 ? int64_t(1)
+                                                   : x.getDivisibility(d);
+    };
+    divisibility.push_back(
+        std::min(runStart(a, b) * runStart(b, a), AxisInfo::kMaxDivisibility));
     constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
   }
   std::optional<int64_t> constant;
@@ -184,11 +191,35 @@ std::optional<AxisInfo> Transfer::visitMul() {
 }
 
 /// A comparison is constant over runs where both sides are constant, and
-/// over aligned runs of a consecutive side compared with a constant side
-/// whose value is a multiple of the run's alignment: `i < n` can only change
-/// at a multiple of n's divisibility.
+/// over aligned runs of a consecutive side x compared with a constant side n
+/// whose value is a multiple of the run's alignment, when the comparison can
+/// only change where x reaches n: `x < n` and `x >= n` (and `n > x`,
+/// `n <= x`). `x <= n`, `x > n` change where x reaches n + 1, which is not a
+/// multiple of anything known; `x == n` and `x != n` change at both.
 std::optional<AxisInfo> Transfer::visitCmp() {
   const AxisInfo &a = in(0), &b = in(1);
+  using arith::CmpIPredicate;
+  CmpIPredicate predicate = cast<arith::CmpIOp>(op).getPredicate();
+  // Whether the comparison changes where the left (right) side reaches the
+  // other.
+  bool changesAtLeft = false, changesAtRight = false;
+  switch (predicate) {
+  case CmpIPredicate::slt:
+  case CmpIPredicate::ult:
+  case CmpIPredicate::sge:
+  case CmpIPredicate::uge:
+    changesAtLeft = true;
+    break;
+  case CmpIPredicate::sgt:
+  case CmpIPredicate::ugt:
+  case CmpIPredicate::sle:
+  case CmpIPredicate::ule:
+    changesAtRight = true;
+    break;
+  case CmpIPredicate::eq:
+  case CmpIPredicate::ne:
+    break;
+  }
   SmallVector<int64_t> constancy;
   for (int64_t d = 0; d < rank(); ++d) {
     int64_t c = std::gcd(a.getConstancy(d), b.getConstancy(d));
@@ -198,7 +229,10 @@ std::optional<AxisInfo> Transfer::visitCmp() {
       return std::gcd(std::gcd(x.getContiguity(d), x.getDivisibility(d)),
                       y.getDivisibility(d));
     };
-    c = std::max({c, runOfConsecutive(a, b), runOfConsecutive(b, a)});
+    if (changesAtLeft)
+      c = std::max(c, runOfConsecutive(a, b));
+    if (changesAtRight)
+      c = std::max(c, runOfConsecutive(b, a));
     constancy.push_back(c);
   }
   return AxisInfo(SmallVector<int64_t>(rank(), 1),
@@ -268,7 +302,13 @@ std::optional<AxisInfo> Transfer::visit() {
           contiguity.push_back(src.getContiguity(d));
           divisibility.push_back(src.getDivisibility(d));
           constancy.push_back(src.getConstancy(d));
-          minDiv = std::min(minDiv, src.getDivisibility(d));
+          // Along the new dimension every element starts a run: a multiple
+          // of the divisibility only where no dimension counts up by one
+          // (random kernels found (pid * 8 + range(8))[:, None] taken for
+          // a column of multiples of 8, and a misaligned vector load).
+          minDiv = std::min(minDiv, src.getContiguity(d) > 1
+                                        ? int64_t(1)
+                                        : src.getDivisibility(d));
         }
         int64_t axis = static_cast<int32_t>(expand.getAxis());
         contiguity.insert(contiguity.begin() + axis, 1);

@@ -15,12 +15,30 @@ tile.func @basics(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
   %sum = arith.addi %r, %ns : tensor<1024xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
   %neg = arith.subi %ns, %r : tensor<1024xi32>
-  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1]}}
+  // 0, 8, 16, ...: a run times something other than 1 is no run, and each
+  // element is a multiple of 8 only.
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
   %prod = arith.muli %r, %ns : tensor<1024xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [8]}}
   %mask = arith.cmpi slt, %r, %ns : tensor<1024xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
   %mask2 = arith.cmpi slt, %r, %ms : tensor<1024xi32>
+  // `r >= n` and `n > r` change where r reaches n, a multiple of 8; `r <= n`,
+  // `r > n` and `n < r` where r reaches n + 1 (found by random kernels on
+  // the GPU: a mask `col <= row + k` held over pairs of columns stored
+  // elements past it); `r == n` and `r != n` at n and n + 1.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [8]}}
+  %ge = arith.cmpi sge, %r, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [8]}}
+  %gt_swapped = arith.cmpi ugt, %ns, %r : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %le = arith.cmpi sle, %r, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %gt = arith.cmpi sgt, %r, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %lt_swapped = arith.cmpi slt, %ns, %r : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %eq = arith.cmpi eq, %r, %ns : tensor<1024xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
   %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
   // Offsets count elements: 8 f32 elements are 32 bytes.
@@ -38,9 +56,12 @@ tile.func @basics(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
 tile.func @shapes(%n: i32 {tile.divisibility = 16 : i64}) {
   // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
   %cols = tile.range 0, 256 : tensor<256xi32>
-  // expected-remark @below {{contiguity = [1, 256], divisibility = [1073741824, 1073741824], constancy = [1, 1]}}
+  // Along the new dimension each element is a run of its own: 0, 1, 2, ...
+  // are multiples of nothing (random kernels found a column
+  // (pid * 8 + range(8))[:, None] taken for multiples of 8).
+  // expected-remark @below {{contiguity = [1, 256], divisibility = [1, 1073741824], constancy = [1, 1]}}
   %row = tile.expand_dims %cols axis 0 : tensor<256xi32> -> tensor<1x256xi32>
-  // expected-remark @below {{contiguity = [1, 256], divisibility = [1073741824, 1073741824], constancy = [4, 1]}}
+  // expected-remark @below {{contiguity = [1, 256], divisibility = [1, 1073741824], constancy = [4, 1]}}
   %tile = tile.broadcast %row : tensor<1x256xi32> -> tensor<4x256xi32>
   tile.return
 }

@@ -325,6 +325,49 @@ struct TileConstantOpLowering : ConvertOpToLLVMPattern<arith::ConstantOp> {
   }
 };
 
+/// The name LLVM mangles `type` to in an overloaded intrinsic's name: f32,
+/// bf16, i64, v4f32.
+static std::string getIntrinsicTypeSuffix(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return "v" + std::to_string(vector.getNumElements()) +
+           getIntrinsicTypeSuffix(vector.getElementType());
+  if (type.isBF16())
+    return "bf16";
+  if (isa<FloatType>(type))
+    return "f" + std::to_string(type.getIntOrFloatBitWidth());
+  return "i" + std::to_string(type.getIntOrFloatBitWidth());
+}
+
+/// arith.fptosi, fptoui -> llvm.fptosi.sat, llvm.fptoui.sat: toward zero,
+/// saturated to the integer type's range, NaN giving 0, as the interpreter
+/// defines them (docs/interpreter.md). arith leaves out-of-range results
+/// undefined, and a plain fptosi on an H100 gives INT64_MIN for NaN
+/// (cvt.rzi.s64), where the interpreter gives 0: random kernels found it.
+/// Preferred over arith's lowering (benefit 2).
+template <typename OpTy, bool isSigned>
+struct FloatToIntLowering : ConvertOpToLLVMPattern<OpTy> {
+  FloatToIntLowering(LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<OpTy>(converter, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type result = this->getTypeConverter()->convertType(op.getType());
+    Value source = adaptor.getIn();
+    if (!result || !LLVM::isCompatibleType(result))
+      return rewriter.notifyMatchFailure(op, "unsupported result type");
+    std::string name =
+        std::string(isSigned ? "llvm.fptosi.sat." : "llvm.fptoui.sat.") +
+        getIntrinsicTypeSuffix(result) + "." +
+        getIntrinsicTypeSuffix(source.getType());
+    auto call = LLVM::CallIntrinsicOp::create(rewriter, op.getLoc(), result,
+                                              rewriter.getStringAttr(name),
+                                              ValueRange{source});
+    rewriter.replaceOp(op, call.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tilegpu::populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
@@ -337,5 +380,8 @@ void mlir::tilegpu::populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
                GridOpLowering<tile::ProgramIdOp, NVVM::BlockIdXOp,
                               NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridOpLowering<tile::NumProgramsOp, NVVM::GridDimXOp,
-                              NVVM::GridDimYOp, NVVM::GridDimZOp>>(converter);
+                              NVVM::GridDimYOp, NVVM::GridDimZOp>,
+               FloatToIntLowering<arith::FPToSIOp, /*isSigned=*/true>,
+               FloatToIntLowering<arith::FPToUIOp, /*isSigned=*/false>>(
+      converter);
 }
