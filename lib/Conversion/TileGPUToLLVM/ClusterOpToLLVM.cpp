@@ -53,20 +53,6 @@ static int64_t getClusterSize(Operation *op, const LoweringInfo &info) {
   return func ? info.clusterSize.lookup(func.getSymName()) : 1;
 }
 
-/// Emits `body` under `condition`: a block of its own, branched to and from.
-static void createIf(ConversionPatternRewriter &rewriter, Location loc,
-                     Value condition, llvm::function_ref<void()> body) {
-  Block *before = rewriter.getInsertionBlock();
-  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-  Block *then = rewriter.createBlock(after);
-  rewriter.setInsertionPointToEnd(before);
-  LLVM::CondBrOp::create(rewriter, loc, condition, then, after);
-  rewriter.setInsertionPointToEnd(then);
-  body();
-  LLVM::BrOp::create(rewriter, loc, after);
-  rewriter.setInsertionPointToStart(after);
-}
-
 /// An inline PTX statement with side effects and no result.
 static void createPTX(OpBuilder &b, Location loc, llvm::StringRef code,
                       llvm::StringRef constraints, ValueRange operands) {

@@ -20,8 +20,10 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -95,6 +97,11 @@ Value createCombine(OpBuilder &b, Location loc, tile::ReduceKind kind,
 //===----------------------------------------------------------------------===//
 
 Value createI32(OpBuilder &b, Location loc, int64_t value);
+
+/// Emits `body` under `condition`, in a block of its own branched to and
+/// from; the insertion point ends after it.
+void createIf(RewriterBase &rewriter, Location loc, Value condition,
+              llvm::function_ref<void()> body);
 Value createI64(OpBuilder &b, Location loc, int64_t value);
 
 /// Thread id within the block, lane id within the warp, warp id (all i32).

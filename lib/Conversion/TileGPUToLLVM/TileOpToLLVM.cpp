@@ -84,22 +84,16 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                        getThreadId(rewriter, loc),
                                        createI32(rewriter, loc, 0));
-    Block *before = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-    Block *init = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(before);
-    LLVM::CondBrOp::create(rewriter, loc, first, init, after);
-    rewriter.setInsertionPointToEnd(init);
-    for (Operation *op : reduces)
-      for (int64_t buffer = 0; buffer < 2; ++buffer)
-        NVVM::MBarrierInitOp::create(
-            rewriter, loc,
-            getSharedAddress(rewriter, loc, op, info,
-                             createI32(rewriter, loc, 8 * buffer)),
-            createI32(rewriter, loc, 1), /*predicate=*/Value());
-    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    LLVM::BrOp::create(rewriter, loc, after);
-    rewriter.setInsertionPointToStart(after);
+    createIf(rewriter, loc, first, [&] {
+      for (Operation *op : reduces)
+        for (int64_t buffer = 0; buffer < 2; ++buffer)
+          NVVM::MBarrierInitOp::create(
+              rewriter, loc,
+              getSharedAddress(rewriter, loc, op, info,
+                               createI32(rewriter, loc, 8 * buffer)),
+              createI32(rewriter, loc, 1), /*predicate=*/Value());
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    });
     NVVM::ClusterArriveRelaxedOp::create(rewriter, loc, rewriter.getUnitAttr());
     NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
   }
