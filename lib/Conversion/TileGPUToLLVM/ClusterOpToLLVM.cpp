@@ -132,15 +132,17 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
     LLVM::StoreOp::create(
         rewriter, loc, LLVM::AddOp::create(rewriter, loc, round, i32Const(1)),
         counter);
+    // (One operation created per statement: the order of a call's
+    // arguments is the compiler's, and the IR must not depend on it.)
     Value buffer = LLVM::AndOp::create(rewriter, loc, round, i32Const(1));
-    Value parity = LLVM::AndOp::create(
-        rewriter, loc, LLVM::LShrOp::create(rewriter, loc, round, i32Const(1)),
-        i32Const(1));
+    Value half = LLVM::LShrOp::create(rewriter, loc, round, i32Const(1));
+    Value parity = LLVM::AndOp::create(rewriter, loc, half, i32Const(1));
     Value barrier =
         sharedAt(LLVM::MulOp::create(rewriter, loc, buffer, i32Const(8)));
-    Value slots = LLVM::AddOp::create(
-        rewriter, loc, i32Const(kClusterSlotsOffset),
-        LLVM::MulOp::create(rewriter, loc, buffer, i32Const(size * bytes)));
+    Value bufferOffset =
+        LLVM::MulOp::create(rewriter, loc, buffer, i32Const(size * bytes));
+    Value slots = LLVM::AddOp::create(rewriter, loc, bufferOffset,
+                                      i32Const(kClusterSlotsOffset));
     if (info.clusterLeadingBarrier.contains(op))
       NVVM::Barrier0Op::create(rewriter, loc);
 

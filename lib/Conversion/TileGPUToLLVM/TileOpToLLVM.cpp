@@ -81,17 +81,20 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
       LLVM::StoreOp::create(rewriter, loc, createI32(rewriter, loc, 0), round);
       info.clusterRound[op] = round;
     }
+    // (One operation created per statement: the order of a call's
+    // arguments is the compiler's, and the IR must not depend on it.)
+    Value tid = getThreadId(rewriter, loc);
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                       getThreadId(rewriter, loc),
-                                       createI32(rewriter, loc, 0));
+                                       tid, createI32(rewriter, loc, 0));
     createIf(rewriter, loc, first, [&] {
       for (Operation *op : reduces)
-        for (int64_t buffer = 0; buffer < 2; ++buffer)
-          NVVM::MBarrierInitOp::create(
-              rewriter, loc,
-              getSharedAddress(rewriter, loc, op, info,
-                               createI32(rewriter, loc, 8 * buffer)),
-              createI32(rewriter, loc, 1), /*predicate=*/Value());
+        for (int64_t buffer = 0; buffer < 2; ++buffer) {
+          Value address = getSharedAddress(
+              rewriter, loc, op, info, createI32(rewriter, loc, 8 * buffer));
+          NVVM::MBarrierInitOp::create(rewriter, loc, address,
+                                       createI32(rewriter, loc, 1),
+                                       /*predicate=*/Value());
+        }
       NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     });
     NVVM::ClusterArriveRelaxedOp::create(rewriter, loc, rewriter.getUnitAttr());

@@ -35,7 +35,7 @@
 // CHECK-NEXT: llvm.store %[[NEXT]], %[[COUNTER]]
 // CHECK: %[[BUFFER:.*]] = llvm.and %[[ROUND]]
 // CHECK: %[[HALF:.*]] = llvm.lshr %[[ROUND]]
-// CHECK-NEXT: %[[PARITY:.*]] = llvm.and %[[HALF]]
+// CHECK: %[[PARITY:.*]] = llvm.and %[[HALF]]
 // CHECK-NOT: nvvm.barrier0
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: llvm.icmp "eq" %[[TID]]
