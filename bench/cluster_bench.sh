@@ -8,14 +8,7 @@
 #   bench/cluster_bench.sh [LOG]
 set -uo pipefail
 set -f
-work="${TILE_GPU_WORK:-/tmp/tile-gpu}"
-run="$work/bin/tile-run"
-if [ ! -x "$run" ]; then
-  mkdir -p "$work/bin"
-  python3 -c 'import lzma, shutil, sys
-with lzma.open(sys.argv[1]) as s, open(sys.argv[2], "wb") as d: shutil.copyfileobj(s, d)' \
-    dist/tile-gpu/bin/tile-run.xz "$run" && chmod +x "$run"
-fi
+run="$(bench/unpack-tile-run.sh)" || exit 1
 log="${1:-/dev/stdout}"
 bench() { # M N FILE DEFINES...
   local m=$1 n=$2 file=$3

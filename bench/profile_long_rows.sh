@@ -10,14 +10,7 @@
 set -uo pipefail
 set -f
 m=${1:-1024} n=${2:-32768} warps=${3:-32}
-work="${TILE_GPU_WORK:-/tmp/tile-gpu}"
-run="$work/bin/tile-run"
-if [ ! -x "$run" ]; then
-  mkdir -p "$work/bin"
-  python3 -c 'import lzma, shutil, sys
-with lzma.open(sys.argv[1]) as s, open(sys.argv[2], "wb") as d: shutil.copyfileobj(s, d)' \
-    dist/tile-gpu/bin/tile-run.xz "$run" && chmod +x "$run"
-fi
+run="$(bench/unpack-tile-run.sh)" || exit 1
 block=1
 while [ $block -lt "$n" ]; do block=$((block * 2)); done
 sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis
