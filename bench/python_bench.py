@@ -32,7 +32,6 @@ import statistics
 import struct
 import subprocess
 import sys
-import time
 
 import torch
 
@@ -122,20 +121,6 @@ def bandwidth(args, tile_run, results):
             torch.cuda.empty_cache()
 
 
-def host_time(fn, reps, rounds):
-    """Per round, the mean host time of `reps` calls of fn (us)."""
-    fn()
-    torch.cuda.synchronize()
-    means = []
-    for _ in range(rounds):
-        start = time.perf_counter_ns()
-        for _ in range(reps):
-            fn()
-        means.append((time.perf_counter_ns() - start) / reps / 1000)
-        torch.cuda.synchronize()
-    return means
-
-
 def launch_overhead(args, results):
     print("== host time of one launch (us, call to return, kernel compiled)")
     x = torch.randn(1, 256, device="cuda")
@@ -178,7 +163,9 @@ def launch_overhead(args, results):
     rounds = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, fn in contenders.items():
-            rounds[name] += host_time(fn, args.reps, 1)
+            # One round of tile.testing.launch_overhead: the mean host time
+            # of args.reps calls.
+            rounds[name].append(tile.testing.launch_overhead(fn, args.reps, rounds=1))
     for name, times in rounds.items():
         print(
             "  %-48s median %6.2f us  (min %6.2f, max %6.2f over %d rounds of %d calls)"
