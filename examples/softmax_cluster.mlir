@@ -11,11 +11,19 @@
 // and the clusters step over the rows. Odd column counts are masked: the
 // last slices of a row may be partly or wholly past its end.
 //
+// MIN_BLOCKS_PER_SM has registers allocated so that that many blocks fit
+// on an SM at once, spilling if they must: with one block per SM, each
+// block's loads, reductions, exchanges and stores follow one another, and
+// the memory idles between them; with more, one block's loads overlap
+// another's arithmetic and waits. Half-precision rows, which have twice
+// the elements per byte, need it most.
+//
 // tile.param CLUSTER = 8 in 1, 2, 4, 8, 16
 // tile.param BLOCK_SIZE = 32768 in 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
 // tile.param NUM_STAGES = 1 in 1, 2
 // tile.param NUM_WARPS = 16 in 4, 8, 16, 32
 // tile.param DTYPE = f32 in f32, f16, bf16
+// tile.param MIN_BLOCKS_PER_SM = 1 in 1, 2, 3, 4
 
 tile.func @softmax_cluster(
     %output: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
@@ -23,7 +31,8 @@ tile.func @softmax_cluster(
     %input_row_stride: i32, %output_row_stride: i32, %n_rows: i32,
     %n_cols: i32 {tile.max_value = ${CLUSTER * BLOCK_SIZE} : i64})
     attributes {tile.num_warps = ${NUM_WARPS} : i32,
-                tile.cluster_size = ${CLUSTER} : i32} {
+                tile.cluster_size = ${CLUSTER} : i32,
+                tile.min_blocks_per_sm = ${MIN_BLOCKS_PER_SM} : i32} {
   // This program's slice of each row: columns rank x BLOCK_SIZE onwards.
   %rank = tile.cluster_rank : i32
   %row_start = tile.cluster_id : i32

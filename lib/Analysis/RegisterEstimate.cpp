@@ -18,8 +18,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-unsigned mlir::tile::getRegisterBudget(unsigned numWarps) {
-  unsigned threads = std::max(1u, numWarps) * 32;
+unsigned mlir::tile::getRegisterBudget(unsigned numWarps,
+                                       unsigned blocksPerSM) {
+  unsigned threads = std::max(1u, numWarps) * 32 * std::max(1u, blocksPerSM);
   return std::min(255u, 65536u / threads);
 }
 

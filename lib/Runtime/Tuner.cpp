@@ -150,6 +150,10 @@ struct Candidate {
   std::vector<int64_t> bounds;
   /// The threads of a block, and the elements of the largest tile.
   int64_t threads = 0, largestTile = 0;
+  /// Whether the kernel asks for room for several blocks per SM
+  /// (tile.min_blocks_per_sm > 1): its spills are the price it chose, so it
+  /// is timed with them.
+  bool asksForBlocks = false;
   bool pending() const {
     return entry.outcome == TuneEntry::Outcome::Timed && source;
   }
@@ -225,6 +229,9 @@ static Candidate prepare(llvm::StringRef text, llvm::StringRef path,
   // conservative (an elementwise chain counts as whole tiles), and ptxas
   // often fits what it doubts. The compiled kernel's spills decide.
   candidate.threads = 32 * getKernelNumWarps(kernel, options.run.compile);
+  if (auto blocks = kernel->getAttrOfType<IntegerAttr>(
+          TileDialect::getMinBlocksPerSMAttrName()))
+    candidate.asksForBlocks = blocks.getInt() > 1;
   kernel.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type);
@@ -362,7 +369,8 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   entry.localBytes = function.localBytes;
   if (function.localBytes > 0 && options.exhaustive && entry.pruned.empty())
     entry.pruned = "spills";
-  if (function.localBytes > 0 && !options.exhaustive) {
+  if (function.localBytes > 0 && !options.exhaustive &&
+      !candidate.asksForBlocks) {
     entry.outcome = TuneEntry::Outcome::Spills;
     entry.reason = llvm::formatv("{0} bytes of local memory per thread, {1} "
                                  "registers",

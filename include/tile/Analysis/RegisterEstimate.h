@@ -37,9 +37,10 @@ namespace mlir::tile {
 /// row's offsets and the reductions' partial results.
 inline constexpr unsigned kReservedRegisters = 32;
 
-/// The registers per thread a block of `numWarps` warps may use when one
-/// block runs per SM: min(255, 65536 / threads).
-unsigned getRegisterBudget(unsigned numWarps);
+/// The registers per thread a block of `numWarps` warps may use when
+/// `blocksPerSM` blocks run per SM (tile.min_blocks_per_sm): min(255, 65536
+/// / (threads x blocksPerSM)).
+unsigned getRegisterBudget(unsigned numWarps, unsigned blocksPerSM = 1);
 
 /// The registers per thread one value of `type` takes over `numWarps` warps:
 /// 0 for scalars and for tiles that are not floating point.

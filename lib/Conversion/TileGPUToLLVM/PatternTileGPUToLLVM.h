@@ -46,6 +46,9 @@ struct LoweringInfo {
   /// Blocks per cluster of each kernel (by kernel name; 1 without
   /// clusters).
   llvm::StringMap<int64_t> clusterSize;
+  /// Blocks per SM each kernel's registers must leave room for (by kernel
+  /// name; absent where the kernel asks for none).
+  llvm::StringMap<int64_t> minBlocksPerSM;
   /// The kernels that write into other blocks' shared memory: they start
   /// by initializing the barriers of their cluster reductions, then meet at
   /// a cluster barrier, so that every block of the cluster has started.

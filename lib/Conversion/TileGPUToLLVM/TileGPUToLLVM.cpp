@@ -156,14 +156,36 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   info.numWarps[func.getSymName()] = numWarps.getInt();
   int64_t clusterSize = tile::TileDialect::getClusterSize(func);
   info.clusterSize[func.getSymName()] = clusterSize;
-  if (clusterSize > 1) {
-    // sm_XY[a|f]: clusters came with sm_90.
+  auto blocks = func->getAttrOfType<IntegerAttr>(
+      tile::TileDialect::getMinBlocksPerSMAttrName());
+  // The chip's generation, sm_XY[a|f], where something depends on it.
+  unsigned version = 0;
+  if (blocks || clusterSize > 1) {
     llvm::StringRef digits = llvm::StringRef(chip).drop_front(3);
-    unsigned version = 0;
     if (!llvm::StringRef(chip).starts_with("sm_") ||
         digits.consumeInteger(10, version))
       return func.emitError("cannot tell the GPU generation of chip '")
              << chip << "'; expected sm_XY";
+  }
+  if (blocks) {
+    // The threads an SM holds: 2048 on sm_80, sm_90 and sm_100, 1536 on the
+    // smaller chips (sm_86, sm_89, sm_120), 1024 before sm_80.
+    int64_t smThreads = version < 80 ? 1024
+                        : (version == 86 || version == 89 || version >= 120)
+                            ? 1536
+                            : 2048;
+    int64_t threads = numWarps.getInt() * TileGPUDialect::kThreadsPerWarp;
+    if (blocks.getInt() * threads > smThreads)
+      return func.emitError("kernel '")
+             << func.getSymName() << "' asks for room for " << blocks.getInt()
+             << " blocks of " << threads << " threads per SM ('"
+             << tile::TileDialect::getMinBlocksPerSMAttrName()
+             << "'), but an SM of " << chip << " holds " << smThreads
+             << " threads";
+    info.minBlocksPerSM[func.getSymName()] = blocks.getInt();
+  }
+  // Clusters came with sm_90.
+  if (clusterSize > 1) {
     if (version < 90)
       return func.emitError("kernel '")
              << func.getSymName() << "' runs in clusters of " << clusterSize

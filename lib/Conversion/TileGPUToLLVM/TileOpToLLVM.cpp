@@ -41,6 +41,12 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
     kernel->setAttr(
         NVVM::NVVMDialect::getMaxntidAttrName(),
         rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+    // .minnctapersm: ptxas allocates registers for that many blocks per SM.
+    // One asks for nothing.
+    if (int64_t blocks = info.minBlocksPerSM.lookup(func.getSymName());
+        blocks > 1)
+      kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      rewriter.getI32IntegerAttr(blocks));
     int64_t clusterSize = info.clusterSize.lookup(func.getSymName());
     if (clusterSize > 1)
       kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
@@ -269,8 +275,12 @@ struct AddPtrOpLowering : ConvertOpToLLVMPattern<tile::AddPtrOp> {
   }
 };
 
-/// tile.exp(x) = exp2(x * log2(e)), computed in f32: NVPTX emits
-/// ex2.approx.f32 for llvm.exp2.f32.
+/// tile.exp(x) = exp2(x * log2(e)), computed in f32 with
+/// llvm.nvvm.ex2.approx.ftz: ex2.approx.ftz.f32, one MUFU.EX2. Without ftz
+/// (llvm.exp2.f32), ptxas wraps each ex2 in a compare and two multiplies
+/// that keep subnormal results; exp's results below 2^-126 (inputs below
+/// about -87.3) are zero instead, which the interpreter's comparison
+/// tolerates (docs/interpreter.md).
 struct ExpOpLowering : ConvertOpToLLVMPattern<tile::ExpOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -291,7 +301,21 @@ struct ExpOpLowering : ConvertOpToLLVMPattern<tile::ExpOp> {
     Value scale = LLVM::ConstantOp::create(rewriter, loc, f32Type,
                                            cast<TypedAttr>(log2e));
     Value scaled = LLVM::FMulOp::create(rewriter, loc, x, scale);
-    Value result = LLVM::Exp2Op::create(rewriter, loc, f32Type, scaled);
+    // One call per element: NVPTX selects the intrinsic on scalars only.
+    SmallVector<Value> elements;
+    if (isa<VectorType>(f32Type))
+      elements = unpackVector(rewriter, loc, scaled);
+    else
+      elements.push_back(scaled);
+    for (Value &element : elements)
+      element = LLVM::CallIntrinsicOp::create(
+                    rewriter, loc, rewriter.getF32Type(),
+                    rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+                    ValueRange{element})
+                    .getResult(0);
+    Value result = isa<VectorType>(f32Type)
+                       ? packVector(rewriter, loc, f32Type, elements)
+                       : elements.front();
     if (narrow)
       result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
     rewriter.replaceOp(op, result);

@@ -116,11 +116,24 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << ", got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getMinBlocksPerSMAttrName()) {
+    if (!isa<FuncOp>(op))
+      return op->emitOpError() << "'" << getMinBlocksPerSMAttrName()
+                               << "' applies to kernels (tile.func)";
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getValue().getSignificantBits() > 64 ||
+        value.getInt() < 1 || value.getInt() > kMaxBlocksPerSM)
+      return op->emitOpError()
+             << "'" << getMinBlocksPerSMAttrName() << "' must be from 1 to "
+             << kMaxBlocksPerSM << ", got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getNumWarpsAttrName())
     return op->emitOpError()
            << "has unknown attribute '" << attr.getName().getValue()
-           << "'; the tile dialect knows '" << getNumWarpsAttrName()
-           << "' and '" << getClusterSizeAttrName() << "' on kernels and '"
+           << "'; the tile dialect knows '" << getNumWarpsAttrName() << "', '"
+           << getClusterSizeAttrName() << "' and '"
+           << getMinBlocksPerSMAttrName() << "' on kernels and '"
            << getNumStagesAttrName() << "' on loops";
   if (!isa<FuncOp>(op))
     return op->emitOpError() << "'" << getNumWarpsAttrName()
@@ -136,6 +149,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
 
 unsigned TileDialect::getClusterSize(Operation *kernel) {
   if (auto attr = kernel->getAttrOfType<IntegerAttr>(getClusterSizeAttrName()))
+    return attr.getInt();
+  return 1;
+}
+
+unsigned TileDialect::getMinBlocksPerSM(Operation *kernel) {
+  if (auto attr =
+          kernel->getAttrOfType<IntegerAttr>(getMinBlocksPerSMAttrName()))
     return attr.getInt();
   return 1;
 }

@@ -100,17 +100,19 @@ static Value isBefore(OpBuilder &builder, scf::ForOp loop, Value iv) {
 }
 
 /// Whether `loads`, carried one iteration ahead, fit in registers beside the
-/// tiles the body of `loop` keeps live.
+/// tiles the body of `loop` keeps live, with room for `blocksPerSM` blocks.
 static bool fitsInRegisters(scf::ForOp loop, ArrayRef<LoadOp> loads,
-                            unsigned numWarps) {
+                            unsigned numWarps, unsigned blocksPerSM) {
   unsigned prefetched = 0;
   for (LoadOp load : loads)
     prefetched += estimateRegisters(load.getType(), numWarps);
   unsigned body = estimatePeakRegisters(*loop.getBody(), numWarps);
-  return body + prefetched + kReservedRegisters <= getRegisterBudget(numWarps);
+  return body + prefetched + kReservedRegisters <=
+         getRegisterBudget(numWarps, blocksPerSM);
 }
 
-static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps) {
+static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
+                              unsigned blocksPerSM) {
   SmallVector<LoadOp> loads;
   SmallVector<llvm::SetVector<Operation *>> slices;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -123,7 +125,7 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps) {
     loads.push_back(load);
     slices.push_back(std::move(slice));
   }
-  if (loads.empty() || !fitsInRegisters(loop, loads, numWarps)) {
+  if (loads.empty() || !fitsInRegisters(loop, loads, numWarps, blocksPerSM)) {
     // Dealt with: nothing to load ahead, or no room for it.
     loop->removeAttr(TileDialect::getNumStagesAttrName());
     return success();
@@ -178,7 +180,8 @@ struct TilePipelineLoopsPass
       Operation *kernel = loop->getParentOfType<FuncOp>();
       unsigned warps =
           kernel ? TileDialect::getNumWarps(kernel, numWarps) : numWarps;
-      if (failed(pipeline(loop, warps)))
+      unsigned blocks = kernel ? TileDialect::getMinBlocksPerSM(kernel) : 1;
+      if (failed(pipeline(loop, warps, blocks)))
         return signalPassFailure();
     }
   }

@@ -576,8 +576,40 @@ tile.func @num_warps_on_loop(%n: i32) {
 
 // -----
 
-// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps' and 'tile.cluster_size' on kernels and 'tile.num_stages' on loops}}
+// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps', 'tile.cluster_size' and 'tile.min_blocks_per_sm' on kernels and 'tile.num_stages' on loops}}
 tile.func @unknown_attr() attributes {tile.unroll = 2 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.min_blocks_per_sm' must be from 1 to 32, got 0 : i32}}
+tile.func @no_blocks_per_sm() attributes {tile.min_blocks_per_sm = 0 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.min_blocks_per_sm' must be from 1 to 32, got 33 : i32}}
+tile.func @too_many_blocks_per_sm() attributes {tile.min_blocks_per_sm = 33 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.min_blocks_per_sm' must be from 1 to 32, got "2"}}
+tile.func @blocks_per_sm_string() attributes {tile.min_blocks_per_sm = "2"} {
+  tile.return
+}
+
+// -----
+
+tile.func @blocks_per_sm_on_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tile.min_blocks_per_sm' applies to kernels (tile.func)}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.min_blocks_per_sm = 2 : i32}
   tile.return
 }
 

@@ -152,3 +152,26 @@ tile.func @room(%p: !tile.ptr<f32>, %n: i32) attributes {tile.num_warps = 16 : i
   } {tile.num_stages = 2 : i32}
   tile.return
 }
+
+// -----
+
+// The same loop in a kernel that asks for room for two blocks per SM
+// (tile.min_blocks_per_sm = 2): each thread may use 65536 / (512 x 2) = 64
+// registers, and 32 + 32 + 32 > 64: left as it is.
+// CHECK-LABEL: tile.func @room_for_one_block
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NOT: tile.num_stages
+tile.func @room_for_one_block(%p: !tile.ptr<f32>, %n: i32) attributes {tile.num_warps = 16 : i32, tile.min_blocks_per_sm = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.range 0, 16384 : tensor<16384xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = tile.addptr %p, %i : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<16384x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<16384x!tile.ptr<f32>>, tensor<16384xi32>
+    %x = tile.load %ptrs : tensor<16384x!tile.ptr<f32>>
+    %e = tile.exp %x : tensor<16384xf32>
+    tile.store %ptrs, %e : tensor<16384x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}

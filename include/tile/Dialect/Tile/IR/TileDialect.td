@@ -43,7 +43,12 @@ def Tile_Dialect : Dialect {
     carry `tile.cluster_size = N` (a power of two from 1 to 16): its
     programs run in clusters of N consecutive program ids along x, which
     can reduce across the cluster (`tile.cluster_reduce`); on the GPU a
-    cluster is a thread-block cluster of N blocks (sm_90 and later). An `scf.for`
+    cluster is a thread-block cluster of N blocks (sm_90 and later). A
+    kernel may carry `tile.min_blocks_per_sm = N` (from 1 to 32): on the GPU,
+    registers are allocated so that N blocks fit on one SM at once (PTX's
+    `.minnctapersm`, CUDA's `__launch_bounds__`), spilling if they must;
+    more blocks per SM overlap one block's memory accesses with another's
+    arithmetic and waits. An `scf.for`
     may carry `tile.num_stages = N` (N >= 1) to have its loads pipelined
     (see the `tile-pipeline-loops` pass).
   }];
@@ -72,6 +77,15 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getClusterSizeAttrName() {
       return ::llvm::StringLiteral("tile.cluster_size");
     }
+    /// Name of the kernel attribute asking for room for N blocks per SM.
+    static constexpr ::llvm::StringLiteral getMinBlocksPerSMAttrName() {
+      return ::llvm::StringLiteral("tile.min_blocks_per_sm");
+    }
+    /// The most blocks an SM holds at once (sm_80 and sm_90).
+    static constexpr int64_t kMaxBlocksPerSM = 32;
+    /// The blocks per SM `kernel` leaves room for: its
+    /// `tile.min_blocks_per_sm`, else 1.
+    static unsigned getMinBlocksPerSM(::mlir::Operation *kernel);
     /// The largest cluster: 16 blocks, Hopper's non-portable limit.
     static constexpr int64_t kMaxClusterSize = 16;
     /// A cluster size is a power of two from 1 to kMaxClusterSize.

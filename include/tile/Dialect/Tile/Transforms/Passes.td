@@ -54,8 +54,9 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     the peak of the loop body's floating-point tiles, per thread, over the
     kernel's warps) and leaves a loop unpipelined, removing its attribute,
     when body + prefetched tiles + a reserve of 32 for scalars would exceed
-    what one block per SM may use (min(255, 65536 / threads)). The warps are
-    the kernel's `tile.num_warps`, or the pass option.
+    what one thread may use (min(255, 65536 / (threads x blocks)), the
+    blocks per SM being the kernel's `tile.min_blocks_per_sm`, else 1). The
+    warps are the kernel's `tile.num_warps`, or the pass option.
 
     ```mlir
     scf.for %row = %start to %n step %step : i32 {
