@@ -37,7 +37,7 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
     loads and stores become vector accesses as wide as the axis analysis
     allows (`ld.global.v4.f32`), reductions accumulate in registers, then
     across lanes with `shfl.sync.bfly`, then across warps through shared
-    memory and a barrier. `tile.exp` is `ex2.approx` of the input scaled by
+    memory and a barrier. `tile.exp` is `ex2.approx.ftz` of the input scaled by
     log2(e). `arith`, `math` and `cf` operations are lowered with MLIR's own
     patterns. Run `convert-scf-to-cf` first.
 

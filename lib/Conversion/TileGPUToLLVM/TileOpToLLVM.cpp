@@ -42,7 +42,9 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
         NVVM::NVVMDialect::getMaxntidAttrName(),
         rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
     // .minnctapersm: ptxas allocates registers for that many blocks per SM.
-    // One asks for nothing.
+    // One asks for nothing. (.minnctapersm 1 would also keep ptxas from
+    // spilling for an occupancy of its own choosing, but it changes the
+    // registers of most kernels, which has not been timed.)
     if (int64_t blocks = info.minBlocksPerSM.lookup(func.getSymName());
         blocks > 1)
       kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),

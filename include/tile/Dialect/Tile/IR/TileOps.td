@@ -383,7 +383,9 @@ def Tile_ExpOp : Tile_Op<"exp", [Pure, SameOperandsAndResultType]
   let description = [{
     Triton's `tl.exp`: `e^x` for each element (or for a scalar). On the GPU
     it is computed in f32 as `2^(x * log2(e))` with the hardware's
-    approximate `ex2`; `f16` and `bf16` inputs are computed in f32.
+    approximate `ex2`, flushing subnormal results to zero (`e^x` below
+    2^-126, for x below about -87.3, is 0); `f16` and `bf16` inputs are
+    computed in f32.
 
     ```mlir
     %e = tile.exp %x : tensor<1024xf32>
