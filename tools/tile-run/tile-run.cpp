@@ -12,15 +12,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/HostData/ArgSpec.h"
-#include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Preprocessor/Preprocessor.h"
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/KernelRunner.h"
+#include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
@@ -291,23 +291,15 @@ int main(int argc, char **argv) {
   if (int status = checkOptions(emitting, options.target))
     return status;
   if (!emitting) {
-    llvm::Expected<GridSpec> grid = GridSpec::parse(gridOption);
+    llvm::Expected<GridSpec> grid =
+        GridSpec::parseOptions(gridOption,
+                               wavesOption.getNumOccurrences()
+                                   ? std::optional<llvm::StringRef>(wavesOption)
+                                   : std::nullopt,
+                               options.target);
     if (!grid)
       return fail(grid.takeError());
     options.grid = *grid;
-    if (wavesOption.getNumOccurrences()) {
-      if (!grid->persistent)
-        return fail("--waves sizes a persistent grid: give --grid "
-                    "persistent[:N]");
-      llvm::Expected<int64_t> waves = GridSpec::parseWaves(wavesOption);
-      if (!waves)
-        return fail(waves.takeError());
-      options.grid.waves = *waves;
-    }
-    if (grid->persistent && options.target == Target::CPU)
-      return fail("--grid " + gridOption +
-                  " sizes the grid from a GPU's occupancy; give the CPU "
-                  "interpreter the grid itself, such as --grid 1823");
   }
   options.device = deviceOption;
   options.compile.chip = chipOption;
@@ -336,36 +328,25 @@ int main(int argc, char **argv) {
     return fail(loaded.takeError());
   std::vector<std::unique_ptr<KernelSource>> variants = std::move(*loaded);
   KernelSource *source = variants.front().get();
-  SmallVector<ArgSpec> specs;
-  for (auto [index, text] : llvm::enumerate(argOptions)) {
-    llvm::Expected<ArgSpec> spec = parseArgSpec(text);
-    llvm::Error err = spec ? llvm::Error::success() : spec.takeError();
-    for (auto &variant : variants)
-      if (!err)
-        err = variant->checkArgSpec(index, *spec);
-    if (err)
-      return fail("--arg " + llvm::Twine(index) + " ('" + text +
-                  "'): " + llvm::toString(std::move(err)));
-    specs.push_back(std::move(*spec));
-  }
+  llvm::Expected<SmallVector<ArgSpec>> specs =
+      parseArgSpecs(argOptions, variants);
+  if (!specs)
+    return fail(specs.takeError());
   for (const auto &[index, path] : *outputs)
     if (llvm::Error err = source->checkOutputIndex(index))
       return fail("--out " + llvm::Twine(index) + "=" + path + ": " +
                   llvm::toString(std::move(err)));
   if (emitting)
-    return emitCode(*source, specs);
+    return emitCode(*source, *specs);
 
   if (checkOption && failed(checkInterpretable(source->getKernel())))
     return fail("--check needs the CPU interpreter, which cannot run @" +
                 source->getKernelName());
-  SmallVector<KernelArg> args;
-  for (auto [index, spec] : llvm::enumerate(specs)) {
-    llvm::Expected<KernelArg> arg = createKernelArg(spec);
-    if (!arg)
-      return fail("--arg " + llvm::Twine(index) + " ('" + argOptions[index] +
-                  "'): " + llvm::toString(arg.takeError()));
-    args.push_back(std::move(*arg));
-  }
+  llvm::Expected<SmallVector<KernelArg>> made =
+      createKernelArgs(*specs, argOptions);
+  if (!made)
+    return fail(made.takeError());
+  SmallVector<KernelArg> args = std::move(*made);
   CheckOptions check{given(rtolOption), given(atolOption)};
   BenchOptions bench{benchWarmup, benchReps};
   std::unique_ptr<KernelSource> chosen;

@@ -19,25 +19,24 @@
 //                                        result->outputs, {});
 //   auto bench = (*runner)->benchmark(BenchOptions());
 //
-// KernelSource owns the MLIR context the kernel lives in and prints the
-// diagnostics of the kernel file (preprocessing, parsing, verification, and
-// the interpreter's runtime errors, each with its source line) to the
-// stream it is given. Errors that were printed that way come back as a
-// DiagnosedError, whose message the caller need not print again; every other
-// error is an llvm::Error with a message for the user.
+// This header owns the run itself (RunOptions, KernelRunner, its result and
+// benchmark report, and writing outputs); the pieces it is built from have
+// headers of their own: Target.h, Grid.h, KernelSource.h, KernelLoader.h,
+// Timings.h, and Check.h (the comparison with the interpreter).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_RUNTIME_KERNELRUNNER_H
 #define TILE_RUNTIME_KERNELRUNNER_H
 
-#include "tile/Dialect/Tile/IR/Tile.h"
-#include "tile/HostData/ArgSpec.h"
-#include "tile/HostData/Compare.h"
 #include "tile/HostData/KernelArg.h"
-#include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Runtime/Compiler.h"
 #include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/Grid.h"
+#include "tile/Runtime/KernelLoader.h"
+#include "tile/Runtime/KernelSource.h"
+#include "tile/Runtime/Target.h"
+#include "tile/Runtime/Timings.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -47,255 +46,13 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace llvm {
-class MemoryBuffer;
 class raw_ostream;
 } // namespace llvm
 
 namespace mlir {
-class MLIRContext;
 namespace tile {
-
-//===----------------------------------------------------------------------===//
-// Errors already reported
-//===----------------------------------------------------------------------===//
-
-/// An error whose details were printed as diagnostics (with the kernel's
-/// source lines) to the KernelSource's stream; its message only summarizes.
-class DiagnosedError : public llvm::ErrorInfo<DiagnosedError> {
-public:
-  static char ID;
-  explicit DiagnosedError(std::string summary) : summary(std::move(summary)) {}
-  void log(llvm::raw_ostream &os) const override;
-  std::error_code convertToErrorCode() const override;
-
-private:
-  std::string summary;
-};
-
-//===----------------------------------------------------------------------===//
-// Targets and grids
-//===----------------------------------------------------------------------===//
-
-/// Where a kernel runs.
-enum class Target { CPU, CUDA };
-
-/// "cpu" or "cuda".
-llvm::StringRef getTargetName(Target target);
-
-/// The target when none is asked for: $TILE_TARGET ("cpu" or "cuda"), else
-/// cuda where the driver sees a GPU, else cpu. An error for any other
-/// $TILE_TARGET.
-llvm::Expected<Target> getDefaultTarget();
-
-/// The launch grid: explicit sizes along x, y and z, or persistent (as many
-/// programs as fit on the GPU at once, times `waves`, at most `cap` when it
-/// is not 0).
-struct GridSpec {
-  llvm::SmallVector<int64_t, 3> sizes;
-  bool persistent = false;
-  int64_t cap = 0;
-  /// A persistent grid's programs per program that fits at once: 1 (the
-  /// default) launches one wave; more launch several, which the GPU
-  /// schedules as earlier ones finish (evening out SMs that run at
-  /// different speeds); kAllWaves launches the cap, one program per item
-  /// (row). Unset: not chosen (1, or the tuner's choice).
-  std::optional<int64_t> waves;
-  static constexpr int64_t kAllWaves = 0;
-
-  /// Parses "X[,Y[,Z]]" (each from 1 to 2^31 - 1) or "persistent[:N]".
-  static llvm::Expected<GridSpec> parse(llvm::StringRef text);
-  /// Parses waves: "all" or a count from 1 to 1024.
-  static llvm::Expected<int64_t> parseWaves(llvm::StringRef text);
-};
-
-/// "all" or the count.
-std::string formatWaves(int64_t waves);
-
-/// The chip of GPU `ordinal` ("sm_90"); an error when there is none.
-llvm::Expected<std::string> getCudaChip(int ordinal);
-
-/// "4x2x1": sizes joined with 'x'.
-std::string formatGrid(llvm::ArrayRef<int64_t> grid);
-
-/// One line per GPU the driver sees: "0: NVIDIA H100 ... (sm_90, 132 SMs,
-/// 50 MiB L2), 79.1 GiB, CUDA driver 13.0"; an error without a driver or a
-/// GPU.
-llvm::Expected<std::vector<std::string>> listCudaDevices();
-
-/// A line of listCudaDevices without its number: "NVIDIA H100 ... (sm_90,
-/// 132 SMs, 50 MiB L2), 79.1 GiB, CUDA driver 13.0".
-std::string describeCudaDevice(const CudaDeviceInfo &info);
-
-/// The programs of a persistent grid: `multiprocessors` x `blocksPerSM` x
-/// `waves`, at most `cap` (0: no cap); with GridSpec::kAllWaves, the cap.
-/// An error when not one block fits on an SM, or all waves without a cap.
-llvm::Expected<int64_t> getPersistentGridSize(int multiprocessors,
-                                              int blocksPerSM, int64_t cap,
-                                              int64_t waves = 1);
-
-/// The programs along x of a persistent launch of `function` with
-/// `blockSize` threads per block on `device`: as many blocks as fit on the
-/// GPU at once (cuOccupancyMaxActiveBlocksPerMultiprocessor), at most `cap`;
-/// for a kernel in clusters, every cluster that fits at once
-/// (cuOccupancyMaxActiveClusters), at most `cap` clusters, times the
-/// cluster's size; `waves` times that (GridSpec::waves, kAllWaves: `cap`).
-/// `note`, when given, says how it was sized: " (persistent: 132 SMs x 4
-/// blocks per SM)". An error when not one block (or cluster) fits.
-llvm::Expected<int64_t> getPersistentGrid(const CudaDevice &device,
-                                          const CudaFunction &function,
-                                          unsigned blockSize, int64_t cap,
-                                          std::string *note = nullptr,
-                                          int64_t waves = 1);
-
-//===----------------------------------------------------------------------===//
-// Kernel sources
-//===----------------------------------------------------------------------===//
-
-/// A kernel file, preprocessed (its meta-parameters set), parsed and
-/// verified once, and the kernel chosen from it.
-class KernelSource {
-public:
-  struct Options {
-    /// -D NAME=VALUE, as "NAME=VALUE".
-    std::vector<std::string> defines;
-    /// The kernel to pick; empty for the only one in the file.
-    std::string kernelName;
-    /// Where diagnostics of the file go (null: llvm::errs()).
-    llvm::raw_ostream *diagnostics = nullptr;
-  };
-
-  /// Reads `path` ("-" for stdin).
-  static llvm::Expected<std::unique_ptr<KernelSource>>
-  loadFile(llvm::StringRef path, const Options &options);
-  /// The same from text, named `bufferName` in diagnostics.
-  static llvm::Expected<std::unique_ptr<KernelSource>>
-  loadString(llvm::StringRef text, llvm::StringRef bufferName,
-             const Options &options);
-  ~KernelSource();
-
-  FuncOp getKernel() const { return kernel; }
-  llvm::StringRef getKernelName() const;
-  /// The file's name, as given, and its text before preprocessing.
-  llvm::StringRef getFileName() const { return fileName; }
-  llvm::StringRef getText() const { return text; }
-  /// The meta-parameters the file declares, with their values.
-  llvm::ArrayRef<KernelParam> getParams() const { return params; }
-  /// "@softmax(!tile.ptr<f32>, i32)".
-  std::string getSignature() const;
-  /// The names the kernel file gives its parameters ("output" for
-  /// `%output: !tile.ptr<f32>`), one per parameter; empty where the file
-  /// does not say.
-  std::vector<std::string> getParameterNames() const;
-  /// Where diagnostics go.
-  llvm::raw_ostream &getDiagnosticStream() const { return *diagnostics; }
-
-  /// Checks that a launch gives `count` arguments.
-  llvm::Error checkArgumentCount(size_t count) const;
-  /// Checks `spec` against parameter `index` (a buffer of the pointee type
-  /// for a pointer, a scalar of the parameter's type otherwise).
-  llvm::Error checkArgSpec(unsigned index, const ArgSpec &spec) const;
-  /// Checks the values of a launch's integer arguments against the promises
-  /// of their attributes (tile.divisibility, tile.max_value), naming the
-  /// meta-parameter a broken bound comes from. KernelRunner::run does this.
-  llvm::Error checkArgumentValues(llvm::ArrayRef<KernelArg> args) const;
-  /// Checks that parameter `index` exists and is a pointer, whose buffer a
-  /// run can write out.
-  llvm::Error checkOutputIndex(unsigned index) const;
-
-  /// The specialization (tile-specialize-arguments) a launch with `args`
-  /// gets: Triton's divisibility of buffers and integers.
-  llvm::Expected<KernelSpecialization>
-  getSpecialization(llvm::ArrayRef<KernelArg> args) const;
-  /// The same from specs alone: their scalar values and which are buffers
-  /// (what compiling ahead of a run, --emit, knows).
-  llvm::Expected<KernelSpecialization>
-  getSpecialization(llvm::ArrayRef<ArgSpec> specs) const;
-
-  /// Compiles the kernel (or takes it from the cache) for `options.chip`.
-  /// A cache that cannot be written is a warning on the diagnostic stream.
-  llvm::Expected<CompiledKernel>
-  compile(const KernelSpecialization &specialization,
-          const CompileOptions &options) const;
-  /// The same ahead of a run (tile-run --emit), specialized on `specs` when
-  /// there are any, without when there are none.
-  llvm::Expected<CompiledKernel> compile(llvm::ArrayRef<ArgSpec> specs,
-                                         const CompileOptions &options) const;
-  /// The same for a launch with `args`: specialized on them.
-  llvm::Expected<CompiledKernel> compile(llvm::ArrayRef<KernelArg> args,
-                                         const CompileOptions &options) const;
-
-private:
-  KernelSource();
-  llvm::Error load(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                   const Options &options);
-
-  struct Impl;
-  std::unique_ptr<Impl> impl;
-  std::string fileName;
-  std::string text;
-  std::vector<KernelParam> params;
-  llvm::raw_ostream *diagnostics = nullptr;
-  mutable FuncOp kernel;
-};
-
-/// Loads each file of `paths` (stdin when there are none) with `options`:
-/// the variants of one launch, each checked to take `argumentCount`
-/// arguments where that is given.
-llvm::Expected<std::vector<std::unique_ptr<KernelSource>>>
-loadKernelSources(llvm::ArrayRef<std::string> paths,
-                  const KernelSource::Options &options,
-                  std::optional<size_t> argumentCount);
-
-//===----------------------------------------------------------------------===//
-// Timings
-//===----------------------------------------------------------------------===//
-
-/// The steps of a run and how long each took (tile-run --timing).
-struct Timings {
-  struct Row {
-    std::string label;
-    double seconds = 0;
-    std::string detail;
-    unsigned depth = 0;
-  };
-  std::vector<Row> rows;
-
-  void add(llvm::StringRef label, double seconds, llvm::StringRef detail = "",
-           unsigned depth = 0);
-  /// A row for the compilation (where it came from), then one per pass.
-  void addCompile(const CompiledKernel &compiled);
-  void print(llvm::raw_ostream &os) const;
-};
-
-//===----------------------------------------------------------------------===//
-// Loading on a GPU
-//===----------------------------------------------------------------------===//
-
-/// A kernel compiled for a launch and loaded on a GPU.
-struct LoadedKernel {
-  CompiledKernel compiled;
-  std::unique_ptr<CudaModule> module;
-  CudaFunction function;
-  CudaDevice::JitLog jitLog;
-
-  unsigned getBlockSize() const { return compiled.getBlockSize(); }
-};
-
-/// Compiles `source`'s kernel with `specialization` for `device` (its own
-/// chip where `options.chip` is empty; through the cache), JIT-loads it,
-/// looks the kernel up, checks that it takes `numArgs` parameters and sets
-/// its cluster size (tile.cluster_size). A kernel that spills when
-/// pipelined is compiled again unpipelined, and whichever spills less is
-/// kept: the compiler's choice to pipeline must not make a kernel spill.
-/// Each step is added to `timings` where given. The errors name the kernel
-/// and where its binary came from.
-llvm::Expected<LoadedKernel>
-loadKernel(const KernelSource &source, CudaDevice &device,
-           const KernelSpecialization &specialization, CompileOptions options,
-           size_t numArgs, Timings *timings = nullptr);
 
 //===----------------------------------------------------------------------===//
 // Running
@@ -346,13 +103,6 @@ struct RunResult {
 /// GPU "...: grid 264 (persistent: ...), 512 threads per block, in 0.1 ms".
 void printRunSummary(llvm::raw_ostream &os, llvm::StringRef kernelName,
                      const RunResult &result, Target target);
-
-/// Why `kernel` (of `source`), run with `numWarps` warps, spills
-/// `localBytes` of local memory per thread: its largest tile's registers per
-/// thread and the meta-parameters that set them. One sentence, no newline.
-std::string describeSpill(const KernelSource &source, unsigned numWarps,
-                          int localBytes);
-
 /// Writes the buffer of each parameter `outputs` names (index to path) from
 /// `result` to a .npy file, and a line saying so on `os`.
 llvm::Error writeOutputs(const RunResult &result,
@@ -423,51 +173,6 @@ private:
   struct CudaState;
   std::unique_ptr<CudaState> cuda;
 };
-
-//===----------------------------------------------------------------------===//
-// Checking against the interpreter
-//===----------------------------------------------------------------------===//
-
-/// The comparison of each buffer of a run with the interpreter's.
-struct CheckReport {
-  struct Entry {
-    unsigned index = 0;
-    std::string description;
-    Tolerance tolerance;
-    /// Empty when the buffers could not be compared at all.
-    std::optional<BufferComparison> comparison;
-    std::string error;
-    std::vector<int64_t> shape;
-  };
-  std::vector<Entry> entries;
-  /// How long the interpreter took.
-  double seconds = 0;
-
-  bool passed() const;
-  /// "check against the CPU interpreter:" and a line per buffer.
-  void print(llvm::raw_ostream &os) const;
-};
-
-/// Tolerances that replace each type's default (tile/HostData/Compare.h).
-struct CheckOptions {
-  std::optional<double> rtol;
-  std::optional<double> atol;
-};
-
-/// Compares every buffer of `outputs` with the same argument of `expected`,
-/// within each type's default tolerance or `options`'.
-CheckReport compareWithReference(llvm::ArrayRef<KernelArg> outputs,
-                                 llvm::ArrayRef<KernelArg> expected,
-                                 const CheckOptions &options);
-
-/// Runs the interpreter over `inputs` (the arguments before the run) on
-/// `grid`, and compares every buffer of `outputs` (a run's results) with
-/// the interpreter's.
-llvm::Expected<CheckReport>
-checkAgainstInterpreter(KernelSource &source, llvm::ArrayRef<int64_t> grid,
-                        llvm::ArrayRef<KernelArg> inputs,
-                        llvm::ArrayRef<KernelArg> outputs,
-                        const CheckOptions &options);
 
 } // namespace tile
 } // namespace mlir

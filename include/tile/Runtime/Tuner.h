@@ -9,14 +9,16 @@
 //   report->print(llvm::outs());              // every configuration, by time
 //   storeTuning(cacheDir, key, *report->getBest());
 //
-// and of a cache of the winners, so that a later launch in the same shape
-// bucket starts with them (lookupTuning). See docs/tuning.md.
+// The winners are kept in a cache of their own (TuningCache.h), so that a
+// later launch in the same shape bucket starts with them, and LaunchConfig.h
+// chooses what a launch runs. See docs/tuning.md.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_RUNTIME_TUNER_H
 #define TILE_RUNTIME_TUNER_H
 
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/KernelRunner.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -96,14 +98,6 @@ struct TuneOptions {
   /// loadTunedKernel, and their buckets here. Empty: from the arguments.
   std::vector<std::string> buckets;
 };
-
-/// Why the tiles of `source`'s kernel cannot fit in registers by the
-/// register estimate (tile/Analysis/RegisterEstimate.h), with the warps of
-/// `options` where the kernel names none; empty when they fit. Defaults
-/// fitted to a launch use it (fitToLaunch); the tuner does not, leaving the
-/// configurations to ptxas's spill count: the estimate is conservative.
-std::string checkRegisterRoom(const KernelSource &source,
-                              const CompileOptions &options);
 
 /// What became of one configuration.
 struct TuneEntry {
@@ -195,130 +189,6 @@ llvm::Expected<TuneReport> tuneKernel(const KernelSource &base,
 llvm::Expected<TuneReport>
 tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
              llvm::ArrayRef<KernelArg> args, const TuneOptions &options);
-
-//===----------------------------------------------------------------------===//
-// The tuning cache
-//===----------------------------------------------------------------------===//
-
-/// The shape bucket of an argument: its element type, and for a buffer its
-/// dimensions, for an integer its value, each rounded up to a power of two:
-/// "f32[4096x8192]", "i32:8192". A float scalar is its type alone.
-std::string getShapeBucket(const ArgSpec &spec);
-std::string getShapeBucket(const KernelArg &arg);
-
-/// What a tuning cache entry is keyed by.
-struct TuningKey {
-  /// Per variant (one kernel, or the kernels a launch chooses between), its
-  /// file's text as written and the kernel's name.
-  std::vector<std::string> fileTexts;
-  std::vector<std::string> kernelNames;
-  /// -D set by hand on parameters the search does not vary (types, and
-  /// parameters without declared values), sorted: they change the kernel.
-  std::vector<std::string> fixedDefines;
-  /// The GPU, as listCudaDevices describes it.
-  std::string device;
-  /// One shape bucket per argument.
-  std::vector<std::string> buckets;
-
-  /// A SHA-256 of all of the above and the compiler's version, in hex.
-  std::string getDigest() const;
-};
-
-/// The -D set by hand that belong in a TuningKey: those on parameters of
-/// `params` without declared values, and type parameters.
-std::vector<std::string> getFixedDefines(llvm::ArrayRef<KernelParam> params);
-
-/// A tuned choice read back from the cache.
-struct TuningChoice {
-  /// "NAME=VALUE" per tuned parameter.
-  std::vector<std::string> defines;
-  /// The persistent grid's waves, where they were tuned.
-  std::optional<int64_t> waves;
-  /// Which of the key's variants.
-  unsigned variant = 0;
-  /// Its median time when it was tuned, and the shapes it was tuned on.
-  double milliseconds = 0;
-  std::string tunedOn;
-};
-
-/// The cached choice for `key` under `cacheDir`, or none. An entry that is
-/// corrupt, unreadable, or written by another version of tile is ignored
-/// with one warning on `warnings`.
-std::optional<TuningChoice> lookupTuning(llvm::StringRef cacheDir,
-                                         const TuningKey &key,
-                                         llvm::raw_ostream &warnings);
-
-/// Stores `best` for `key` (atomically: a temporary file, then a rename).
-llvm::Error storeTuning(llvm::StringRef cacheDir, const TuningKey &key,
-                        const TuneEntry &best);
-
-/// Where the entry for `key` lives.
-std::string getTuningCachePath(llvm::StringRef cacheDir, const TuningKey &key);
-
-/// The key of a launch of `source`'s kernel with `args` on GPU `device`.
-llvm::Expected<TuningKey>
-getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
-             llvm::ArrayRef<KernelArg> args, int device);
-/// The same from the arguments' shape buckets (getShapeBucket).
-llvm::Expected<TuningKey>
-getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
-             llvm::ArrayRef<std::string> buckets, int device);
-
-//===----------------------------------------------------------------------===//
-// A launch's kernel, tuned
-//===----------------------------------------------------------------------===//
-
-/// `base` when its defaults (and -D) fit a launch with `args` (empty: any):
-/// every bound (tile.max_value) admits it and, with `registers`, the tiles
-/// fit in registers by the estimate. Otherwise the kernel reloaded with the
-/// configuration nearest the defaults that fits (fewest steps through the
-/// declared values, varying only parameters not set by hand), and what
-/// changed and why in `note`; `base` still when none fits.
-/// Whether a launch with `args` can run `source`'s kernel as it is: every
-/// bound admits it and, with `registers`, its tiles fit in registers.
-bool fitsLaunch(const KernelSource &source, llvm::ArrayRef<KernelArg> args,
-                bool registers, const CompileOptions &options);
-
-std::unique_ptr<KernelSource> fitToLaunch(std::unique_ptr<KernelSource> base,
-                                          llvm::ArrayRef<KernelArg> args,
-                                          const TuneOptions &options,
-                                          bool registers, std::string &note);
-
-/// Where a launch's meta-parameters come from.
-enum class TuningMode {
-  /// The tuning cache's choice for the launch's bucket, where it has one
-  /// (-D set by hand wins over it); else as IgnoreCache.
-  UseCache,
-  /// The defaults and -D, fitted to the launch (fitToLaunch; registers on
-  /// the CUDA target only).
-  IgnoreCache,
-  /// Tune now (tuneKernel), store the winner, and use it.
-  Tune,
-};
-
-/// The kernel a launch of `base` (loaded with `options.source`, the -D set
-/// by hand) with `args` on the CUDA target runs, its meta-parameters chosen
-/// by `mode`: `base` itself, or the kernel reloaded with the cached or tuned
-/// choice. Says on `os` where the choice came from (the first line of a run
-/// that uses the cache), and with Tune prints the report there; progress
-/// goes to `options.progress`. Cache warnings go to the source's
-/// diagnostic stream. Where the choice includes a persistent grid's waves
-/// and `grid` has none set by hand, sets them in `grid`.
-llvm::Expected<std::unique_ptr<KernelSource>>
-loadTunedKernel(std::unique_ptr<KernelSource> base,
-                llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
-                TuningMode mode, llvm::raw_ostream &os,
-                GridSpec *grid = nullptr);
-
-/// The same choosing between `variants`, kernels that compute the same with
-/// the same signature: the cache's choice names one; without it, the first
-/// that fits the launch (fitted); with Tune, tuneVariants. Says which on
-/// `os` when there are several.
-llvm::Expected<std::unique_ptr<KernelSource>>
-loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> variants,
-                llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
-                TuningMode mode, llvm::raw_ostream &os,
-                GridSpec *grid = nullptr);
 
 } // namespace mlir::tile
 

@@ -41,8 +41,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Runtime/Check.h"
 #include "tile/Runtime/KernelRunner.h"
+#include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
+#include "tile/Runtime/TuningCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

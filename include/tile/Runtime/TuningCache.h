@@ -1,0 +1,101 @@
+//===- TuningCache.h - The tuning cache: buckets, keys, entries -*- C++ -*-===//
+//
+// A tuned choice is kept on disk per launch bucket: the kernel files' texts,
+// the -D that change the kernel, the GPU, and each argument's shape rounded
+// up to a power of two (its bucket). Entries are written atomically and read
+// back with every field checked; a corrupt or foreign entry is ignored with
+// a warning. See docs/tuning.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_TUNINGCACHE_H
+#define TILE_RUNTIME_TUNINGCACHE_H
+
+#include "tile/Runtime/KernelSource.h"
+#include "tile/Runtime/Tuner.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir::tile {
+
+//===----------------------------------------------------------------------===//
+// The tuning cache
+//===----------------------------------------------------------------------===//
+
+/// The shape bucket of an argument: its element type, and for a buffer its
+/// dimensions, for an integer its value, each rounded up to a power of two:
+/// "f32[4096x8192]", "i32:8192". A float scalar is its type alone.
+std::string getShapeBucket(const ArgSpec &spec);
+std::string getShapeBucket(const KernelArg &arg);
+
+/// What a tuning cache entry is keyed by.
+struct TuningKey {
+  /// Per variant (one kernel, or the kernels a launch chooses between), its
+  /// file's text as written and the kernel's name.
+  std::vector<std::string> fileTexts;
+  std::vector<std::string> kernelNames;
+  /// -D set by hand on parameters the search does not vary (types, and
+  /// parameters without declared values), sorted: they change the kernel.
+  std::vector<std::string> fixedDefines;
+  /// The GPU, as listCudaDevices describes it.
+  std::string device;
+  /// One shape bucket per argument.
+  std::vector<std::string> buckets;
+
+  /// A SHA-256 of all of the above and the compiler's version, in hex.
+  std::string getDigest() const;
+};
+
+/// The -D set by hand that belong in a TuningKey: those on parameters of
+/// `params` without declared values, and type parameters.
+std::vector<std::string> getFixedDefines(llvm::ArrayRef<KernelParam> params);
+
+/// A tuned choice read back from the cache.
+struct TuningChoice {
+  /// "NAME=VALUE" per tuned parameter.
+  std::vector<std::string> defines;
+  /// The persistent grid's waves, where they were tuned.
+  std::optional<int64_t> waves;
+  /// Which of the key's variants.
+  unsigned variant = 0;
+  /// Its median time when it was tuned, and the shapes it was tuned on.
+  double milliseconds = 0;
+  std::string tunedOn;
+};
+
+/// The cached choice for `key` under `cacheDir`, or none. An entry that is
+/// corrupt, unreadable, or written by another version of tile is ignored
+/// with one warning on `warnings`.
+std::optional<TuningChoice> lookupTuning(llvm::StringRef cacheDir,
+                                         const TuningKey &key,
+                                         llvm::raw_ostream &warnings);
+
+/// Stores `best` for `key` (atomically: a temporary file, then a rename).
+llvm::Error storeTuning(llvm::StringRef cacheDir, const TuningKey &key,
+                        const TuneEntry &best);
+
+/// Where the entry for `key` lives.
+std::string getTuningCachePath(llvm::StringRef cacheDir, const TuningKey &key);
+
+/// The key of a launch of `source`'s kernel with `args` on GPU `device`.
+llvm::Expected<TuningKey>
+getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+             llvm::ArrayRef<KernelArg> args, int device);
+/// The same from the arguments' shape buckets (getShapeBucket).
+llvm::Expected<TuningKey>
+getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+             llvm::ArrayRef<std::string> buckets, int device);
+
+} // namespace mlir::tile
+
+#endif // TILE_RUNTIME_TUNINGCACHE_H

@@ -1,0 +1,245 @@
+//===- TuningCache.cpp - The tuning cache: buckets, keys, entries ---------===//
+//
+// See tile/Runtime/TuningCache.h and docs/tuning.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/TuningCache.h"
+
+#include "tile/Runtime/Target.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr llvm::StringLiteral kCacheHeader = "tile tuning cache 1";
+
+/// `value` rounded up to a power of two (itself when not positive).
+static int64_t roundUp(int64_t value) {
+  return value <= 0 ? value
+                    : static_cast<int64_t>(
+                          llvm::PowerOf2Ceil(static_cast<uint64_t>(value)));
+}
+
+static std::string formatBucket(DataType type, bool isBuffer,
+                                llvm::ArrayRef<int64_t> shape, int64_t value) {
+  std::string bucket = getDataTypeName(type).str();
+  if (isBuffer) {
+    SmallVector<std::string> dims;
+    for (int64_t dim : shape)
+      dims.push_back(std::to_string(roundUp(dim)));
+    return bucket + "[" + llvm::join(dims, "x") + "]";
+  }
+  if (isFloatDataType(type))
+    return bucket;
+  return bucket + ":" + std::to_string(roundUp(value));
+}
+
+std::string mlir::tile::getShapeBucket(const ArgSpec &spec) {
+  return formatBucket(spec.type, spec.isBuffer(), spec.shape,
+                      spec.isBuffer() ? 0 : spec.value.getSExtValue());
+}
+
+std::string mlir::tile::getShapeBucket(const KernelArg &arg) {
+  if (arg.isBuffer())
+    return formatBucket(arg.getDataType(), true, arg.getBuffer().getShape(), 0);
+  return formatBucket(arg.getDataType(), false, {},
+                      arg.getScalar().getSExtValue());
+}
+
+std::string TuningKey::getDigest() const {
+  llvm::SHA256 hash;
+  auto add = [&](llvm::StringRef field) {
+    hash.update(field);
+    hash.update(llvm::StringRef("\0", 1));
+  };
+  add(kCacheHeader);
+  add(getCompilerVersion());
+  for (auto [text, name] : llvm::zip_equal(fileTexts, kernelNames)) {
+    add(text);
+    add(name);
+  }
+  add(llvm::join(fixedDefines, " "));
+  add(device);
+  add(llvm::join(buckets, " "));
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+std::vector<std::string>
+mlir::tile::getFixedDefines(llvm::ArrayRef<KernelParam> params) {
+  std::vector<std::string> fixed;
+  for (const KernelParam &param : params)
+    if (param.isDefined && (param.isType || param.values.empty()))
+      fixed.push_back(param.name + "=" + param.value);
+  llvm::sort(fixed);
+  return fixed;
+}
+
+std::string mlir::tile::getTuningCachePath(llvm::StringRef cacheDir,
+                                           const TuningKey &key) {
+  llvm::SmallString<256> path(cacheDir);
+  llvm::sys::path::append(path, "tuning", key.getDigest() + ".txt");
+  return path.str().str();
+}
+
+/// Checks a define read back from the cache: NAME=VALUE, an identifier and
+/// an integer.
+static bool isWellFormedDefine(llvm::StringRef define) {
+  auto [name, value] = define.split('=');
+  int64_t number;
+  return define.contains('=') && !name.empty() &&
+         (llvm::isAlpha(name.front()) || name.front() == '_') &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; }) &&
+         !value.getAsInteger(10, number);
+}
+
+std::optional<TuningChoice>
+mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
+                         llvm::raw_ostream &warnings) {
+  if (cacheDir.empty())
+    return std::nullopt;
+  std::string path = getTuningCachePath(cacheDir, key);
+  if (!llvm::sys::fs::exists(path))
+    return std::nullopt;
+  auto ignore = [&](const llvm::Twine &why) -> std::optional<TuningChoice> {
+    llvm::WithColor::warning(warnings, "tile")
+        << "ignoring the tuning cache entry " << path << ": " << why << "\n";
+    return std::nullopt;
+  };
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file)
+    return ignore("cannot read it: " + file.getError().message());
+  SmallVector<llvm::StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n', /*MaxSplit=*/-1,
+                             /*KeepEmpty=*/false);
+  if (lines.empty() || lines.front() != kCacheHeader)
+    return ignore("not a tuning cache entry");
+  llvm::StringMap<llvm::StringRef> fields;
+  for (llvm::StringRef line : llvm::drop_begin(lines)) {
+    auto [name, value] = line.split(' ');
+    if (name.empty() || !fields.try_emplace(name, value).second)
+      return ignore("corrupt (line '" + line + "')");
+  }
+  for (llvm::StringRef required : {"compiler", "key", "choice", "time"})
+    if (!fields.count(required))
+      return ignore("corrupt (no '" + required + "' line)");
+  if (fields["compiler"] != getCompilerVersion())
+    return ignore("written by another version of tile (" + fields["compiler"] +
+                  ")");
+  if (fields["key"] != key.getDigest())
+    return ignore("corrupt (its key is not its name)");
+  TuningChoice choice;
+  if (fields["time"].getAsDouble(choice.milliseconds) ||
+      !(choice.milliseconds > 0))
+    return ignore("corrupt (time '" + fields["time"] + "')");
+  SmallVector<llvm::StringRef> defines;
+  fields["choice"].split(defines, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef define : defines) {
+    if (!isWellFormedDefine(define))
+      return ignore("corrupt (choice '" + define + "')");
+    choice.defines.push_back(define.str());
+  }
+  choice.tunedOn = fields.lookup("shapes").str();
+  if (fields.count("waves")) {
+    llvm::Expected<int64_t> waves = GridSpec::parseWaves(fields["waves"]);
+    if (!waves) {
+      llvm::consumeError(waves.takeError());
+      return ignore("corrupt (waves '" + fields["waves"] + "')");
+    }
+    choice.waves = *waves;
+  }
+  if (fields.count("variant") &&
+      (fields["variant"].getAsInteger(10, choice.variant) ||
+       choice.variant >= key.kernelNames.size()))
+    return ignore("corrupt (variant '" + fields["variant"] + "')");
+  return choice;
+}
+
+llvm::Error mlir::tile::storeTuning(llvm::StringRef cacheDir,
+                                    const TuningKey &key,
+                                    const TuneEntry &best) {
+  std::string path = getTuningCachePath(cacheDir, key);
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError("cannot create " + dir + ": " +
+                                   ec.message());
+  int fd;
+  llvm::SmallString<256> temporary;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".tmp-%%%%%%%%", fd, temporary))
+    return llvm::createStringError("cannot write in " + dir + ": " +
+                                   ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << kCacheHeader << "\n";
+    os << "compiler " << getCompilerVersion() << "\n";
+    os << "key " << key.getDigest() << "\n";
+    os << "kernel";
+    for (const std::string &name : key.kernelNames)
+      os << " @" << name;
+    os << "\n";
+    os << "variant " << best.variant << "\n";
+    os << "device " << key.device << "\n";
+    os << "shapes " << llvm::join(key.buckets, " ") << "\n";
+    os << "choice " << llvm::join(best.config.defines, " ") << "\n";
+    if (best.config.waves)
+      os << "waves " << formatWaves(*best.config.waves) << "\n";
+    os << llvm::formatv("time {0:e6}\n", best.milliseconds);
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return llvm::createStringError("cannot write " + temporary + ": " +
+                                     message);
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    return llvm::createStringError("cannot write " + path + ": " +
+                                   ec.message());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<TuningKey>
+mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+                         llvm::ArrayRef<KernelArg> args, int device) {
+  std::vector<std::string> buckets;
+  for (const KernelArg &arg : args)
+    buckets.push_back(getShapeBucket(arg));
+  return getTuningKey(variants, buckets, device);
+}
+
+llvm::Expected<TuningKey>
+mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
+                         llvm::ArrayRef<std::string> buckets, int device) {
+  // The GPU as tile-run --list-devices describes it; only this one is opened.
+  llvm::Expected<std::unique_ptr<CudaDevice>> opened = CudaDevice::open(device);
+  if (!opened)
+    return opened.takeError();
+  TuningKey key;
+  key.device = describeCudaDevice((*opened)->getInfo());
+  for (const KernelSource *variant : variants) {
+    key.fileTexts.push_back(variant->getText().str());
+    key.kernelNames.push_back(variant->getKernelName().str());
+    for (std::string &define : getFixedDefines(variant->getParams()))
+      if (!llvm::is_contained(key.fixedDefines, define))
+        key.fixedDefines.push_back(std::move(define));
+  }
+  llvm::sort(key.fixedDefines);
+  key.buckets.assign(buckets.begin(), buckets.end());
+  return key;
+}
