@@ -57,7 +57,7 @@ llvm::Expected<int64_t> GridSpec::parseWaves(llvm::StringRef text) {
 
 llvm::Expected<GridSpec>
 GridSpec::parseOptions(llvm::StringRef text,
-                       std::optional<llvm::StringRef> wavesText,
+                       const std::optional<std::string> &wavesText,
                        Target target) {
   llvm::Expected<GridSpec> grid = parse(text);
   if (!grid)

@@ -292,11 +292,7 @@ int main(int argc, char **argv) {
     return status;
   if (!emitting) {
     llvm::Expected<GridSpec> grid =
-        GridSpec::parseOptions(gridOption,
-                               wavesOption.getNumOccurrences()
-                                   ? std::optional<llvm::StringRef>(wavesOption)
-                                   : std::nullopt,
-                               options.target);
+        GridSpec::parseOptions(gridOption, given(wavesOption), options.target);
     if (!grid)
       return fail(grid.takeError());
     options.grid = *grid;

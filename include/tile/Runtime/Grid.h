@@ -45,7 +45,7 @@ struct GridSpec {
   /// The grid of tile-run's --grid and --waves for a launch on `target`:
   /// waves size a persistent grid only, and a persistent grid needs a GPU.
   static llvm::Expected<GridSpec>
-  parseOptions(llvm::StringRef grid, std::optional<llvm::StringRef> waves,
+  parseOptions(llvm::StringRef grid, const std::optional<std::string> &waves,
                Target target);
 };
 
