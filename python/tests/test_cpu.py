@@ -426,7 +426,8 @@ def test_fast_path_with_a_stand_in_for_torch(monkeypatch):
     import struct
     import types
 
-    import tile._kernel as kernel_module
+    import tile._arguments
+    import tile._fastpath
 
     fake = types.ModuleType("torch")
     fake.dtype = FakeDtype
@@ -435,7 +436,7 @@ def test_fast_path_with_a_stand_in_for_torch(monkeypatch):
     fake.Tensor = FakeTensor
     fake._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 700 + device)
     monkeypatch.setitem(sys.modules, "torch", fake)
-    monkeypatch.setattr(kernel_module, "_TORCH_DTYPES", None)
+    monkeypatch.setattr(tile._arguments, "_TORCH_DTYPES", None)
 
     kernel = tile.load(example("softmax.mlir"))
     prepared = []
@@ -462,7 +463,7 @@ def test_fast_path_with_a_stand_in_for_torch(monkeypatch):
     library = FakeLibrary(kernel._lib)
     monkeypatch.setattr(kernel, "_prepare", prepare)
     monkeypatch.setattr(kernel, "_lib", library)
-    kernel._fast, kernel._key = kernel_module._generate_fast_path(kernel)
+    kernel._fast, kernel._key = tile._fastpath._generate_fast_path(kernel)
 
     y = FakeTensor((4096, 1000), fake.float32, 0x10000, device=1)
     x = FakeTensor((4096, 1000), fake.float32, 0x90000, device=1)

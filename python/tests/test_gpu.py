@@ -90,7 +90,7 @@ def test_fast_path_makes_no_call_but_the_launch(monkeypatch):
         raise AssertionError("the slow path ran")
 
     monkeypatch.setattr(k, "_slow", no_slow_path)
-    k._fast, k._key = tile._kernel._generate_fast_path(k)
+    k._fast, k._key = tile._fastpath._generate_fast_path(k)
     y.zero_()
     k[512](y, x, 1000, 1000, 512, 1000)  # same key: the fast path only
     x2 = torch.randn(512, 1000, device="cuda")

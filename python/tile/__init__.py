@@ -9,25 +9,19 @@ PyTorch CUDA tensors a kernel runs on their GPU, on the current stream; with
 NumPy arrays on the CPU interpreter. See docs/python.md.
 """
 
-from ._capi import (
+from ._arguments import reinterpret
+from ._capi import library_path
+from ._devices import cuda_device_count, synchronize
+from ._errors import (
     ArgumentError,
     CompileError,
     CudaError,
     KernelError,
     RunError,
     TileError,
-    library_path,
-)
-from ._kernel import (
-    Function,
-    Kernel,
-    MetaParam,
     TileWarning,
-    TuneResult,
-    load,
-    load_string,
-    reinterpret,
 )
+from ._kernel import Function, Kernel, MetaParam, TuneResult, load, load_string
 from . import testing
 
 __all__ = [
@@ -58,23 +52,3 @@ def version():
     from . import _capi
 
     return _capi.text(_capi.lib().version())
-
-
-def cuda_device_count():
-    """The GPUs the CUDA driver sees (0 without a driver or a GPU)."""
-    import ctypes
-
-    from . import _capi
-
-    count = ctypes.c_int32()
-    if _capi.lib().cuda_device_count(ctypes.byref(count)):
-        return 0
-    return count.value
-
-
-def synchronize(device=0):
-    """Waits for all work on GPU `device`; a kernel's fault surfaces here."""
-    from . import _capi
-
-    lib = _capi.lib()
-    lib.check(lib.cuda_synchronize(device))

@@ -1,4 +1,5 @@
-"""The C API (include/tile-c/Runtime.h) through ctypes, and its errors.
+"""The C API (include/tile-c/Runtime.h) through ctypes, and its statuses as
+exceptions (the classes are _errors').
 
 Everything here mirrors the header: the structures field for field, the
 functions with their argument and result types. Calls that may take long
@@ -12,58 +13,23 @@ import ctypes
 import os
 import sys
 
-__all__ = [
-    "TileError",
-    "KernelError",
-    "ArgumentError",
-    "CompileError",
-    "CudaError",
-    "RunError",
-    "library_path",
-]
+from . import _errors
+
+__all__ = ["library_path"]
 
 # ----------------------------------------------------------------------------
-# Errors
+# Statuses
 # ----------------------------------------------------------------------------
-
-
-class TileError(Exception):
-    """An error of tile's runtime: the message says what and where."""
-
-
-class KernelError(TileError):
-    """The kernel file: unreadable, bad meta-parameters, does not parse or
-    verify, no kernel of the name asked for."""
-
-
-class ArgumentError(TileError, TypeError):
-    """A launch's arguments do not fit the kernel: their number, types,
-    devices, or a value that breaks a promise of the kernel."""
-
-
-class CompileError(TileError):
-    """Compiling the kernel failed."""
-
-
-class CudaError(TileError):
-    """The GPU: no driver or GPU, a failing driver call, a launch the GPU
-    refuses."""
-
-
-class RunError(TileError):
-    """The run failed (an access outside the buffers on the interpreter, no
-    configuration the tuner could time)."""
-
 
 # tile_status -> exception class.
 _ERRORS = {
-    1: TileError,  # TILE_ERROR_INVALID_CALL: a bug of this package
-    2: KernelError,
-    3: ArgumentError,
-    4: CompileError,
-    5: CudaError,
-    6: RunError,
-    7: TileError,
+    1: _errors.TileError,  # TILE_ERROR_INVALID_CALL: a bug of this package
+    2: _errors.KernelError,
+    3: _errors.ArgumentError,
+    4: _errors.CompileError,
+    5: _errors.CudaError,
+    6: _errors.RunError,
+    7: _errors.TileError,
 }
 
 # ----------------------------------------------------------------------------
@@ -328,7 +294,7 @@ class _Library:
         message = self.last_error().decode("utf-8", "replace")
         if context:
             message = context + ": " + message
-        return _ERRORS.get(status, TileError)(message)
+        return _ERRORS.get(status, _errors.TileError)(message)
 
     def check(self, status, context=None):
         if status:

@@ -1,21 +1,19 @@
-"""Kernels: loading, arguments, launches (see docs/python.md).
+"""Kernels: load and load_string, Kernel (a loaded kernel: its parameters
+and meta-parameters, launches, prepare, tune, compile), Function (a launch
+prepared), MetaParam and TuneResult (see docs/python.md).
 
 A launch `kernel[grid](*args)` takes one of two paths:
 
-- the fast path, for PyTorch CUDA tensors and Python scalars: a function
-  generated for the kernel's signature (`_generate_fast_path`) computes the
-  launch's key from the arguments (each tensor's dtype, device, shape and
-  address modulo 16; each integer's power-of-two bucket and divisibility),
-  finds the prepared launch in a dict, packs the function, stream, grid and
-  the 8-byte slots of the arguments into one bytes object and makes one C
-  call (tile_launch_packed), which goes straight to cuLaunchKernel(Ex);
-- the slow path, for everything else and the first launch of a key: checks
-  every argument against the kernel's signature (count, element types,
-  devices; an error names the parameter), prepares the launch in the C
-  library (meta-parameters from the tuning cache or fitted, specialization,
-  compilation through the compile cache, loading), stores it for the fast
-  path, and launches; NumPy arrays (and CPU tensors) run on the CPU
-  interpreter here.
+- the fast path (_fastpath), for PyTorch CUDA tensors and Python scalars:
+  a function generated for the kernel's signature finds the prepared launch
+  by the arguments' key and makes one C call;
+- the slow path (Kernel._slow), for everything else and the first launch of
+  a key: checks every argument against the kernel's signature (_arguments;
+  count, element types, devices; an error names the parameter), prepares
+  the launch in the C library (meta-parameters from the tuning cache or
+  fitted, specialization, compilation through the compile cache, loading),
+  stores it for the fast path, and launches; NumPy arrays (and CPU tensors)
+  run on the CPU interpreter here.
 """
 
 import ctypes
@@ -24,338 +22,13 @@ import sys
 import warnings
 
 from . import _capi
-from ._capi import ArgumentError, TileError
+from ._arguments import _classify, _dtype_name
+from ._devices import _stream_handle, _torch
+from ._errors import ArgumentError, TileWarning
+from ._fastpath import _entry, _generate_fast_path, _packet_format
+from ._grids import _grid_text, _meta_args, _parse_grid
 
-try:
-    import numpy as _np
-except ImportError:  # pragma: no cover - numpy is a dependency of the tests
-    _np = None
-
-__all__ = ["Kernel", "Function", "TuneResult", "load", "load_string", "reinterpret"]
-
-
-class TileWarning(UserWarning):
-    """A warning of the runtime (a kernel that spills, a tuning cache entry
-    that is ignored)."""
-
-
-# ----------------------------------------------------------------------------
-# Element types
-# ----------------------------------------------------------------------------
-
-_NUMPY_DTYPES = {
-    "float16": "f16",
-    "bfloat16": "bf16",  # ml_dtypes' bfloat16, where installed
-    "float32": "f32",
-    "bool": "i1",
-    "int32": "i32",
-    "int64": "i64",
-}
-_TORCH_DTYPES = None
-
-
-def _torch():
-    """PyTorch where the program imported it (this package never does)."""
-    return sys.modules.get("torch")
-
-
-def _torch_dtypes():
-    global _TORCH_DTYPES
-    if _TORCH_DTYPES is None:
-        torch = _torch()
-        _TORCH_DTYPES = {
-            torch.float16: "f16",
-            torch.bfloat16: "bf16",
-            torch.float32: "f32",
-            torch.bool: "i1",
-            torch.int32: "i32",
-            torch.int64: "i64",
-        }
-    return _TORCH_DTYPES
-
-
-def _dtype_name(value):
-    """A meta-parameter's or reinterpret's type as tile names it ("f16"),
-    from a name, a NumPy dtype or a torch dtype."""
-    if isinstance(value, str):
-        if value in _capi.DTYPES:
-            return value
-        if value in _NUMPY_DTYPES:
-            return _NUMPY_DTYPES[value]
-        raise ValueError(
-            "unknown element type %r: tile's are %s" % (value, ", ".join(_capi.DTYPES))
-        )
-    torch = _torch()
-    if torch is not None and isinstance(value, torch.dtype):
-        if value in _torch_dtypes():
-            return _torch_dtypes()[value]
-        raise ValueError("tile has no element type for %s" % value)
-    if _np is not None:
-        try:
-            name = _np.dtype(value).name
-        except TypeError:
-            name = None
-        if name in _NUMPY_DTYPES:
-            return _NUMPY_DTYPES[name]
-    raise ValueError("tile has no element type for %r" % (value,))
-
-
-# What a buffer of each element type is, in messages.
-_EXAMPLES = {
-    "f16": "float16",
-    "bf16": "bfloat16",
-    "f32": "float32",
-    "i1": "bool",
-    "i32": "int32",
-    "i64": "int64",
-}
-
-# ----------------------------------------------------------------------------
-# Arguments
-# ----------------------------------------------------------------------------
-
-
-class reinterpret:
-    """A host or device buffer seen as another element type of the same size:
-    `tile.reinterpret(np_uint16_array, "bf16")` passes a NumPy array of
-    bfloat16 bit patterns to a kernel that takes `!tile.ptr<bf16>` (NumPy
-    has no bfloat16)."""
-
-    __slots__ = ("array", "dtype")
-
-    def __init__(self, array, dtype):
-        self.array = array
-        self.dtype = _dtype_name(dtype)
-
-
-class _Buffer:
-    """A buffer argument as the runtime needs it."""
-
-    __slots__ = ("dtype", "address", "shape", "extent", "device", "writable", "what")
-
-    def __init__(self, dtype, address, shape, extent, device, writable, what):
-        self.dtype = dtype  # tile's name, or None for a type tile lacks
-        self.address = address
-        self.shape = tuple(int(d) for d in shape)
-        self.extent = extent  # elements from address the kernel may access
-        self.device = device  # -1: host memory; else the CUDA device
-        self.writable = writable
-        self.what = what  # "a torch.float16 CUDA tensor", for messages
-
-
-def _extent(shape, strides):
-    """The elements a strided view spans from its first (strides in
-    elements); None where a stride is negative."""
-    if any(d == 0 for d in shape):
-        return 0
-    extent = 1
-    for size, stride in zip(shape, strides):
-        if stride < 0:
-            return None
-        extent += (size - 1) * stride
-    return extent
-
-
-def _describe(arg):
-    """The _Buffer for `arg`, or None when it is no buffer."""
-    torch = _torch()
-    if isinstance(arg, reinterpret):
-        inner = _describe(arg.array)
-        if inner is None:
-            raise ArgumentError("tile.reinterpret takes an array or a tensor")
-        size = {"f16": 2, "bf16": 2, "f32": 4, "i1": 1, "i32": 4, "i64": 8}
-        itemsize = _itemsize(arg.array)
-        if itemsize != size[arg.dtype]:
-            raise ArgumentError(
-                "tile.reinterpret: %s has %d-byte elements; %s has %d"
-                % (inner.what, itemsize, arg.dtype, size[arg.dtype])
-            )
-        inner.dtype = arg.dtype
-        inner.what += " (as %s)" % arg.dtype
-        return inner
-    if torch is not None and isinstance(arg, torch.Tensor):
-        device = arg.get_device()
-        dtype = _torch_dtypes().get(arg.dtype)
-        where = "CUDA" if device >= 0 else "CPU"
-        what = "a %s %s tensor" % (arg.dtype, where)
-        if device >= 0 and arg.device.type != "cuda":
-            raise ArgumentError("%s is on %s, which tile cannot run on" % (what, arg.device))
-        extent = _extent(arg.shape, arg.stride())
-        if extent is None:
-            raise ArgumentError("%s has a negative stride" % what)
-        return _Buffer(dtype, arg.data_ptr(), arg.shape, extent, device, True, what)
-    if _np is not None and isinstance(arg, _np.ndarray):
-        return _describe_numpy(arg)
-    if _np is not None and isinstance(arg, _np.generic):
-        return None  # a NumPy scalar
-    cuda = getattr(arg, "__cuda_array_interface__", None)
-    if cuda is not None:
-        return _describe_cuda_interface(arg, cuda)
-    if _np is not None and hasattr(arg, "__array_interface__"):
-        return _describe_numpy(_np.asarray(arg))
-    return None
-
-
-def _itemsize(array):
-    torch = _torch()
-    if torch is not None and isinstance(array, torch.Tensor):
-        return array.element_size()
-    if hasattr(array, "itemsize"):
-        return array.itemsize
-    cuda = getattr(array, "__cuda_array_interface__", None)
-    if cuda is not None:
-        return _np.dtype(cuda["typestr"]).itemsize
-    return _np.asarray(array).itemsize
-
-
-def _describe_numpy(array):
-    dtype = _NUMPY_DTYPES.get(array.dtype.name)
-    what = "a NumPy %s array" % array.dtype.name
-    itemsize = array.itemsize
-    if any(s % itemsize for s in array.strides):
-        raise ArgumentError("%s has strides that are not whole elements" % what)
-    extent = _extent(array.shape, [s // itemsize for s in array.strides])
-    if extent is None:
-        raise ArgumentError(
-            "%s has a negative stride: pass numpy.ascontiguousarray(...)" % what
-        )
-    address = array.__array_interface__["data"][0]
-    return _Buffer(
-        dtype, address, array.shape, extent, -1, bool(array.flags.writeable), what
-    )
-
-
-def _describe_cuda_interface(arg, cuda):
-    typestr = cuda["typestr"]
-    dtype = _NUMPY_DTYPES.get(_np.dtype(typestr).name) if _np is not None else None
-    itemsize = int(typestr[2:])
-    shape = tuple(cuda["shape"])
-    strides = cuda.get("strides")
-    if strides is None:
-        strides, step = [], 1
-        for size in reversed(shape):
-            strides.insert(0, step)
-            step *= size
-    else:
-        strides = [s // itemsize for s in strides]
-    extent = _extent(shape, strides)
-    what = "a CUDA array (%s, %s)" % (type(arg).__name__, typestr)
-    if extent is None:
-        raise ArgumentError("%s has a negative stride" % what)
-    address, readonly = cuda["data"]
-    device = getattr(getattr(arg, "device", None), "id", 0)
-    if not isinstance(device, int):
-        device = 0
-    return _Buffer(dtype, address or 0, shape, extent, device, not readonly, what)
-
-
-def _f16_bits(value):
-    return struct.unpack("<H", struct.pack("<e", value))[0]
-
-
-def _bf16_bits(value):
-    bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    if (bits & 0x7F800000) == 0x7F800000 and bits & 0x7FFFFF:
-        return (bits >> 16) | 0x40  # a quiet NaN
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    if (rounded & 0x7F80) == 0x7F80 and (bits & 0x7F800000) != 0x7F800000:
-        raise OverflowError("out of bfloat16's range")
-    return rounded & 0xFFFF
-
-
-_INT_RANGE = {"i32": (-(1 << 31), 1 << 31), "i64": (-(1 << 63), 1 << 63)}
-
-
-def _scalar_bits(value, dtype, where):
-    """The bits of a scalar argument for a parameter of `dtype`."""
-    if _np is not None and isinstance(value, _np.generic):
-        value = value.item()
-    if dtype in _INT_RANGE:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ArgumentError(
-                "%s is an %s: pass a Python int, not %s" % (where, dtype, _what(value))
-            )
-        low, high = _INT_RANGE[dtype]
-        if not low <= value < high:
-            raise ArgumentError("%s is an %s, and %d does not fit it" % (where, dtype, value))
-        return value & ((1 << 64) - 1)
-    if dtype == "i1":
-        if not isinstance(value, (bool, int)) or value not in (0, 1):
-            raise ArgumentError("%s is an i1: pass a bool, not %s" % (where, _what(value)))
-        return int(bool(value))
-    if dtype in ("f32", "f16", "bf16"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ArgumentError(
-                "%s is an %s: pass a Python float, not %s" % (where, dtype, _what(value))
-            )
-        try:
-            if dtype == "f32":
-                return struct.unpack("<I", struct.pack("<f", value))[0]
-            if dtype == "f16":
-                return _f16_bits(value)
-            return _bf16_bits(value)
-        except (OverflowError, struct.error):
-            raise ArgumentError(
-                "%s is an %s, and %r is out of its range" % (where, dtype, value)
-            ) from None
-    raise ArgumentError("%s has a type no argument can have" % where)
-
-
-def _what(value):
-    """What `value` is, for messages: "a NumPy float16 array", "an int (5)"."""
-    buffer = None
-    try:
-        buffer = _describe(value)
-    except TileError:
-        pass
-    if buffer is not None:
-        return buffer.what
-    name = type(value).__name__
-    shown = repr(value)
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    return "%s %s (%s)" % ("an" if name[:1] in "aeiou" else "a", name, shown)
-
-
-# ----------------------------------------------------------------------------
-# Grids
-# ----------------------------------------------------------------------------
-
-
-def _parse_grid(grid, where="the grid"):
-    """("fixed", (x, y, z)) | ("persistent", cap) | ("callable", fn)."""
-    if callable(grid):
-        return "callable", grid
-    if isinstance(grid, str):
-        if grid == "persistent":
-            return "persistent", 0
-        if grid.startswith("persistent:"):
-            cap = grid[len("persistent:") :]
-            if cap.isdigit() and int(cap) > 0:
-                return "persistent", int(cap)
-        raise ArgumentError(
-            "%s is %r: a grid is a tuple of 1 to 3 sizes, 'persistent' or "
-            "'persistent:N'" % (where, grid)
-        )
-    if _np is not None and isinstance(grid, _np.integer):
-        grid = int(grid)
-    if isinstance(grid, int) and not isinstance(grid, bool):
-        grid = (grid,)
-    if isinstance(grid, (tuple, list)) and 1 <= len(grid) <= 3:
-        sizes = []
-        for size in grid:
-            if _np is not None and isinstance(size, _np.integer):
-                size = int(size)
-            if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size < 2**31:
-                break
-            sizes.append(size)
-        else:
-            return "fixed", tuple(sizes) + (1,) * (3 - len(sizes))
-    raise ArgumentError(
-        "%s is %r: a grid is a tuple of 1 to 3 sizes from 0 to 2**31 - 1, "
-        "'persistent', 'persistent:N', or a callable of the kernel's "
-        "parameters that returns one" % (where, grid)
-    )
+__all__ = ["Kernel", "Function", "MetaParam", "TuneResult", "load", "load_string"]
 
 
 # ----------------------------------------------------------------------------
@@ -425,12 +98,6 @@ class Function:
                 self.num_registers,
             )
         return text + ">"
-
-
-class _Entry:
-    """A prepared launch, as the fast path uses it."""
-
-    __slots__ = ("handle", "device", "grid", "grid_of", "check", "pack", "function")
 
 
 class TuneResult:
@@ -596,9 +263,7 @@ class Kernel:
             values = _capi.text(entry.values)
             meta.values = values.split(",") if values else []
             self.meta[meta.name] = meta
-        self._format = _capi.PACKET_HEADER + "".join(
-            _slot_format(p) for p in self.params
-        )
+        self._format = _packet_format(self.params)
         self._pack = struct.Struct(self._format).pack
         self._fast_cache = {}
         self._fast, self._key = _generate_fast_path(self)
@@ -646,101 +311,11 @@ class Kernel:
 
     # -- the slow path -------------------------------------------------------
 
-    def _where(self, index):
-        param = self.params[index]
-        if param.name:
-            return "argument %d (%s) of @%s" % (index, param.name, self.name)
-        return "argument %d of @%s" % (index, self.name)
-
     def _classify(self, args, target=None):
-        """Checks `args` against the signature; returns the target, the
-        device, and the tile_arg array (with what keeps it alive)."""
-        if len(args) != len(self.params):
-            names = ", ".join(p.name or "#%d" % p.index for p in self.params)
-            raise ArgumentError(
-                "%s takes %d arguments (%s); got %d"
-                % (self.signature, len(self.params), names, len(args))
-            )
-        buffers = {}
-        for index, (param, arg) in enumerate(zip(self.params, args)):
-            where = self._where(index)
-            buffer = _describe(arg)
-            if param.is_pointer:
-                if buffer is None:
-                    raise ArgumentError(
-                        "%s is a buffer of %s (a %s tensor or array), not %s"
-                        % (where, param.dtype, _EXAMPLES.get(param.dtype), _what(arg))
-                    )
-                if buffer.dtype != param.dtype:
-                    raise ArgumentError(
-                        "%s is a buffer of %s (%s), not %s"
-                        % (where, param.dtype, _EXAMPLES.get(param.dtype), buffer.what)
-                    )
-                buffers[index] = buffer
-            elif buffer is not None:
-                raise ArgumentError(
-                    "%s is a scalar of type %s, not %s" % (where, param.dtype, buffer.what)
-                )
-        # Where the kernel runs: the GPU of the CUDA buffers, the CPU
-        # interpreter for host buffers; never both.
-        target = target or self._target
-        on_gpu = [i for i, b in buffers.items() if b.device >= 0]
-        on_host = [i for i, b in buffers.items() if b.device < 0]
-        if target is None:
-            target = "cuda" if on_gpu else "cpu" if on_host else _default_target()
-        if target == "cuda" and on_host:
-            index = on_host[0]
-            why = (
-                "the other buffers are on the GPU (%s is %s)"
-                % (self._where(on_gpu[0]), buffers[on_gpu[0]].what)
-                if on_gpu
-                else "the kernel was loaded with target='cuda'"
-            )
-            raise ArgumentError(
-                "%s is %s in host memory, but the kernel runs on the GPU: %s; "
-                "pass CUDA tensors" % (self._where(index), buffers[index].what, why)
-            )
-        if target == "cpu" and on_gpu:
-            index = on_gpu[0]
-            raise ArgumentError(
-                "%s is %s, but the kernel runs on the CPU interpreter "
-                "(target='cpu'): pass NumPy arrays or CPU tensors"
-                % (self._where(index), buffers[index].what)
-            )
-        device = self._device
-        if on_gpu:
-            device = buffers[on_gpu[0]].device
-            for index in on_gpu[1:]:
-                if buffers[index].device != device:
-                    raise ArgumentError(
-                        "%s is on GPU %d, but %s is on GPU %d: a launch runs "
-                        "on one GPU"
-                        % (
-                            self._where(index),
-                            buffers[index].device,
-                            self._where(on_gpu[0]),
-                            device,
-                        )
-                    )
-        c_args = (_capi.Arg * max(len(args), 1))()
-        keep = []
-        for index, (param, arg) in enumerate(zip(self.params, args)):
-            c_arg = c_args[index]
-            c_arg.dtype = _capi.DTYPE_CODES[param.dtype]
-            buffer = buffers.get(index)
-            if buffer is None:
-                c_arg.is_buffer = 0
-                c_arg.value = _scalar_bits(arg, param.dtype, self._where(index))
-                continue
-            c_arg.is_buffer = 1
-            c_arg.value = buffer.address
-            shape = (ctypes.c_int64 * max(len(buffer.shape), 1))(*buffer.shape)
-            keep.append(shape)
-            c_arg.shape = shape
-            c_arg.rank = len(buffer.shape)
-            c_arg.extent = buffer.extent
-            c_arg.writable = 1 if buffer.writable else 0
-        return target, device, c_args, keep
+        """Checks `args` against the signature (see _arguments._classify);
+        returns the target, the device, and the tile_arg array (with what
+        keeps it alive)."""
+        return _classify(self, args, target or self._target, self._device)
 
     def _prepare(self, target, device, c_args, tuning=None, tune_grid=None, **tune):
         lib = self._lib
@@ -784,21 +359,7 @@ class Kernel:
 
         # Store the launch for the fast path where its key can be made (torch
         # tensors and Python scalars).
-        entry = _Entry()
-        entry.handle = function.handle
-        entry.device = device
-        entry.function = function
-        entry.check = function.check
-        entry.pack = self._pack
-        entry.grid = None
-        entry.grid_of = None
-        if kind == "fixed":
-            entry.grid = value if value[0] and value[1] and value[2] else None
-            entry.grid_of = _skip
-        elif kind == "persistent":
-            entry.grid = function.persistent_grid(value)
-        else:
-            entry.grid_of = _CallableGrid(self, function)
+        entry = _entry(self, function, device, kind, value)
         try:
             self._fast_cache[self._key(grid, args)] = entry
         except Exception:
@@ -914,186 +475,3 @@ class _Launcher:
 
     def __call__(self, *args, stream=None):
         return self._fast(self.grid, stream, args)
-
-
-def _skip(grid, args):
-    """A grid with no program: nothing to launch."""
-    return None
-
-
-class _CallableGrid:
-    """The grid of a launch from a callable of the kernel's parameters."""
-
-    def __init__(self, kernel, function):
-        self.kernel = kernel
-        self.function = function
-
-    def __call__(self, grid, args):
-        result = grid(_meta_args(self.kernel, self.function, args))
-        kind, value = _parse_grid(result, "the grid function's result")
-        if kind == "persistent":
-            return self.function.persistent_grid(value)
-        if kind != "fixed":
-            raise ArgumentError("the grid function returned a callable")
-        return value if value[0] and value[1] and value[2] else None
-
-
-def _meta_args(kernel, function, args):
-    """What a grid callable gets: the arguments by parameter name, and the
-    meta-parameters the launch was compiled with."""
-    meta = {}
-    for param, arg in zip(kernel.params, args):
-        meta[param.name or "#%d" % param.index] = arg
-    meta.update(function.meta)
-    return meta
-
-
-def _grid_text(kind, value):
-    if kind == "persistent":
-        return "persistent:%d" % value if value else "persistent"
-    return ",".join(str(size) for size in value)
-
-
-def _default_target():
-    import os
-
-    target = os.environ.get("TILE_TARGET")
-    if target in ("cpu", "cuda"):
-        return target
-    count = ctypes.c_int32()
-    return "cuda" if not _capi.lib().cuda_device_count(ctypes.byref(count)) and count.value else "cpu"
-
-
-def _slot_format(param):
-    """struct's format of a parameter's 8-byte slot."""
-    if param.is_pointer:
-        return "Q"
-    return {
-        "i32": "i4x",
-        "i64": "q",
-        "i1": "?7x",
-        "f32": "f4x",
-        "f16": "H6x",
-        "bf16": "H6x",
-    }.get(param.dtype, "Q")
-
-
-# The CUDA stream of a launch: torch's current stream of the device.
-def _torch_stream_function():
-    """torch's current raw stream of a device, as a function of the device;
-    None where torch is not imported."""
-    torch = _torch()
-    if torch is None:
-        return None
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw
-    return lambda device: torch.cuda.current_stream(device).cuda_stream
-
-
-def _get_current_stream(device):
-    """The current stream of `device`: torch's where torch is imported,
-    else the default stream."""
-    function = _torch_stream_function()
-    return function(device) if function is not None else 0
-
-
-def _stream_handle(stream, device, args):
-    if stream is None:
-        return _get_current_stream(device)
-    if isinstance(stream, int):
-        return stream
-    handle = getattr(stream, "cuda_stream", None)
-    if handle is None:
-        handle = getattr(stream, "ptr", None)  # CuPy
-    if not isinstance(handle, int):
-        raise ArgumentError(
-            "stream is a CUDA stream: a torch.cuda.Stream, a handle (int) or None"
-        )
-    return handle
-
-
-def _explicit_stream(stream):
-    return _stream_handle(stream, 0, ())
-
-
-def _generate_fast_path(kernel):
-    """The fast path's launch and key functions for `kernel`'s signature."""
-    lines = []
-    names = ["a%d" % i for i in range(len(kernel.params))]
-    unpack = (", ".join(names) + ("," if len(names) == 1 else "")) if names else "()"
-    key = ["grid"]
-    values = []
-    pointers = []
-    for i, param in enumerate(kernel.params):
-        a = names[i]
-        if param.is_pointer:
-            pointers.append("        p%d = %s.data_ptr()" % (i, a))
-            key += ["%s.dtype" % a, "%s.get_device()" % a, "p%d & 15" % i, "%s.shape" % a]
-            values.append("p%d" % i)
-        elif param.dtype in ("i32", "i64"):
-            key.append(
-                "(((%s - 1).bit_length() << 4 | (%s & 15)) if %s > 0 else %s - 1)"
-                % (a, a, a, a)
-            )
-            values.append(a)
-        elif param.dtype == "i1":
-            key.append("not %s" % a)
-            values.append(a)
-        elif param.dtype == "f16":
-            values.append("f16_bits(%s)" % a)
-        elif param.dtype == "bf16":
-            values.append("bf16_bits(%s)" % a)
-        else:
-            values.append(a)
-    source = [
-        "def key(grid, args):",
-        "    %s = args" % unpack,
-    ]
-    source += [line[4:] for line in pointers]
-    source.append("    return (%s,)" % ", ".join(key))
-    source += [
-        "def fast(grid, stream, args):",
-        "    try:",
-        "        %s = args" % unpack,
-    ]
-    source += pointers
-    source += [
-        "        e = cache[(%s,)]" % ", ".join(key),
-        "    except Exception:",
-        "        return slow(grid, stream, args)",
-        "    if e.check is not None and not e.check(args):",
-        "        return slow(grid, stream, args)",
-        "    g = e.grid",
-        "    if g is None:",
-        "        g = e.grid_of(grid, args)",
-        "        if g is None:",
-        "            return None",
-        "    if stream is None:",
-        "        stream = current_stream(e.device)",
-        "    elif stream.__class__ is not int:",
-        "        stream = explicit_stream(stream)",
-        "    try:",
-        "        packet = e.pack(e.handle, stream, g[0], g[1], g[2], %d%s)"
-        % (len(names), "".join(", " + v for v in values)),
-        "    except Exception:",
-        "        return slow(grid, stream, args)",
-        "    status = launch(packet)",
-        "    if status:",
-        "        raise lib.error(status)",
-    ]
-    lib = kernel._lib
-    scope = {
-        "cache": kernel._fast_cache,
-        "slow": kernel._slow,
-        # Bound now where torch is imported already (the usual case), else
-        # looked up at each launch.
-        "current_stream": _torch_stream_function() or _get_current_stream,
-        "explicit_stream": _explicit_stream,
-        "launch": lib.launch_packed,
-        "lib": lib,
-        "f16_bits": _f16_bits,
-        "bf16_bits": _bf16_bits,
-    }
-    exec(compile("\n".join(source), "<tile fast path of @%s>" % kernel.name, "exec"), scope)
-    return scope["fast"], scope["key"]
