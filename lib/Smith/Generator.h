@@ -1,0 +1,163 @@
+//===- Generator.h - tile-smith's random program generator ------*- C++ -*-===//
+//
+// The generator's private declarations, shared by the Generate*.cpp files:
+// the random source, what the generator knows of each value's range, and
+// the Generator class. generateProgram (tile/Smith/Generate.h) is its only
+// entry point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_SMITH_GENERATOR_H
+#define LIB_SMITH_GENERATOR_H
+
+#include "tile/Smith/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace mlir::tile::smith {
+
+/// Draws from std::mt19937_64 with arithmetic of its own, so that a seed
+/// gives the same numbers with every C++ library.
+class Random {
+public:
+  explicit Random(uint64_t seed) : engine(seed) {}
+
+  /// Uniform in [lo, hi].
+  int64_t range(int64_t lo, int64_t hi) {
+    uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+    return lo + static_cast<int64_t>(engine() % span);
+  }
+  /// Uniform in [0, 1).
+  double uniform() { return static_cast<double>(engine() >> 11) * 0x1p-53; }
+  bool chance(double p) { return uniform() < p; }
+  /// An index drawn with the given weights.
+  size_t weighted(llvm::ArrayRef<unsigned> weights) {
+    unsigned total = 0;
+    for (unsigned weight : weights)
+      total += weight;
+    int64_t draw = range(0, total - 1);
+    for (auto [index, weight] : llvm::enumerate(weights)) {
+      if (draw < weight)
+        return index;
+      draw -= weight;
+    }
+    return weights.size() - 1;
+  }
+  template <typename T> T pick(llvm::ArrayRef<T> values) {
+    return values[range(0, values.size() - 1)];
+  }
+
+private:
+  std::mt19937_64 engine;
+};
+
+/// What the generator knows of a value: bounds of every lane (the exact
+/// values, before any rounding), whether the value is computed without
+/// rounding, and the length of the longest chain of operations behind it.
+struct Range {
+  double lo = 0, hi = 0;
+  bool exact = false;
+  int depth = 0;
+};
+
+/// Magnitudes stay below this: far from f16's 65504.
+constexpr double kLimit = 4096;
+
+/// `value` rounded to `bits` significant bits.
+double roundToBits(double value, int bits);
+
+/// Makes one program from a seed. Its members are defined by what they
+/// generate: the driver, the column loop and the mix of operations in
+/// Generate.cpp; the geometry, buffers, masks, loads and stores in
+/// GenerateMemory.cpp; types, ranges, constants, operands and conditions in
+/// GenerateValues.cpp; elementwise operations in GenerateElementwise.cpp;
+/// reductions, widenings and softmax in GenerateReductions.cpp.
+class Generator {
+public:
+  explicit Generator(uint64_t seed) : rng(seed) { program.seed = seed; }
+  Program generate();
+
+private:
+  void chooseGeometry();
+  void chooseInputs();
+  /// Stores some of the values nothing uses yet (`exclude` aside).
+  void chooseOutputs(int least, int most, llvm::ArrayRef<int> exclude = {});
+  void addRandomOps(int steps);
+  bool addRandomOp();
+  /// The values of this phase that nothing uses, deepest first.
+  std::vector<int> sinks();
+  void addAccumulator(int source);
+  /// A load from a new input buffer of `shape`.
+  int addLoad(Shape shape);
+
+  /// A random element type; integers only where `integers`.
+  ElementType randomType(bool integers = false);
+  CastStyle castStyle(ElementType from, ElementType to);
+  /// The range of a cast's result; integer ranges that may wrap are the
+  /// type's whole range.
+  Range castRange(const Range &in, ElementType from, ElementType to,
+                  CastStyle style);
+  Range fullRange(ElementType type, int depth);
+  Range intRange(double lo, double hi, ElementType type, int depth);
+  bool makeIntUnary(int x);
+  bool makeIntBinary(int a);
+  Buffer randomLayout(Shape shape, ElementType type, bool isOutput);
+  int chooseMask(Shape shape);
+  double niceConstant(double lo, double hi, ElementType type);
+
+  int add(Op op, Range range);
+  /// A float value satisfying `filter`, preferring recent ones; -1 if none.
+  template <typename F> int pickValue(F filter);
+  /// A value of `shape` and `type`: made earlier, widened from a smaller
+  /// shape, cast, or a new constant.
+  int makeOperand(Shape shape, ElementType type);
+  int makeConstant(Shape shape, ElementType type, double lo, double hi);
+  int makeCondition(Shape shape, int depth = 0);
+
+  bool makeUnary();
+  bool makeBinary();
+  bool makeFma();
+  bool makeSelect();
+  bool makeCast();
+  bool makeReduce();
+  bool makeExpand();
+  bool makeSoftmax();
+
+  bool fits(double lo, double hi) const {
+    return std::isfinite(lo) && std::isfinite(hi) && std::fabs(lo) <= kLimit &&
+           std::fabs(hi) <= kLimit;
+  }
+  int64_t lengthAlong(Shape from, int axis) const;
+  bool isFloatValue(int index) const {
+    return program.ops[index].hasResult() && !program.ops[index].isCondition();
+  }
+
+  Random rng;
+  Program program;
+  std::vector<Range> ranges;
+  /// The phase operations are made in (Program.h: column loops).
+  int phase = 0;
+};
+
+template <typename F> int Generator::pickValue(F filter) {
+  std::vector<int> candidates;
+  for (size_t i = 0; i < program.ops.size(); ++i)
+    if (isFloatValue(i) && program.ops[i].phase == phase &&
+        filter(static_cast<int>(i)))
+      candidates.push_back(static_cast<int>(i));
+  if (candidates.empty())
+    return -1;
+  if (candidates.size() > 3 && rng.chance(0.6))
+    return candidates[rng.range(candidates.size() - 3, candidates.size() - 1)];
+  return rng.pick<int>(candidates);
+}
+
+} // namespace mlir::tile::smith
+
+#endif // LIB_SMITH_GENERATOR_H
