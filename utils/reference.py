@@ -25,6 +25,19 @@ Run with a Python that has numpy (Debian's python3-numpy installs it for
       a <u2 file as bf16 bits. Floats print in the shortest form that reads
       back as the same value of their type; booleans as true and false.
 
+  matmul A B C [--a-transposed] [--b-transposed] [--ieee] [--bf16]
+      C must be A @ B computed in float64. A file holding the transpose
+      (A as K x M, B as N x K: a column-major operand as tile-run writes it)
+      is named by --a-transposed or --b-transposed. C's dtype says how it was
+      rounded; f32 inputs are taken as multiplied in TF32 (tile.dot's
+      default) unless --ieee. Each element must be within
+          out_eps * |ref| + acc_eps * (|A| @ |B|)
+      where out_eps is the output's rounding (2^-11 f16, 2^-8 bf16, 2^-24
+      f32) and acc_eps covers the inputs' rounding and f32 accumulation
+      over K in any order: K * 2^-24, plus 2^-10 for TF32 (each input
+      rounded to 11 significant bits). A wrong element is off by about
+      |ref|, far outside it.
+
   softmax-edge-cases OUTPUT
       Writes an f32 [8 x 12] input whose rows are the cases torch.softmax
       is checked on: all -inf, one +inf, a NaN, huge values (+-1e30), all
@@ -157,6 +170,46 @@ def cmd_softmax_edge_cases(args):
     np.save(args.output, np.array(rows, dtype=np.float32))
     return 0
 
+def cmd_matmul(args):
+    a, b, c = (load(path, args.bf16) for path in (args.a, args.b, args.c))
+    if args.a_transposed:
+        a = a.T
+    if args.b_transposed:
+        b = b.T
+    if a.ndim != 2 or b.ndim != 2 or c.ndim != 2 or a.shape[1] != b.shape[0] \
+            or c.shape != (a.shape[0], b.shape[1]):
+        sys.exit(f"matmul: A {a.shape} @ B {b.shape} does not give C "
+                 f"{c.shape}")
+    k = a.shape[1]
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    ref = a64 @ b64
+    scale = np.abs(a64) @ np.abs(b64)
+    if args.bf16:
+        out_eps = 2.0**-8
+    else:
+        out_eps = {np.dtype(np.float16): 2.0**-11,
+                   np.dtype(np.float32): 2.0**-24}.get(c.dtype)
+        if out_eps is None:
+            sys.exit(f"matmul: C holds {c.dtype}; expected f16, bf16 or f32")
+    acc_eps = k * 2.0**-24
+    if c.dtype == np.float32 and not args.bf16 and not args.ieee:
+        acc_eps += 2.0**-10
+    got = c.astype(np.float64)
+    bound = out_eps * np.abs(ref) + acc_eps * scale
+    bad = ~(np.abs(got - ref) <= bound)
+    worst = np.abs(got - ref) / np.maximum(bound, np.finfo(np.float64).tiny)
+    verdict = "FAIL" if np.any(bad) else "OK"
+    print(f"matmul: {a.shape[0]} x {b.shape[1]} x {k}, max abs error "
+          f"{float(np.max(np.abs(got - ref))) if got.size else 0.0:.3g}, "
+          f"max error / bound {float(np.max(worst)) if got.size else 0.0:.3g}"
+          f": {verdict}")
+    if verdict != "OK":
+        where = np.unravel_index(np.argmax(worst), worst.shape)
+        print(f"  {int(np.sum(bad))} elements out of bounds; worst at "
+              f"{tuple(int(i) for i in where)}: got {got[where]!r}, "
+              f"expected {ref[where]!r} (bound {bound[where]:.3g})")
+    return 0 if verdict == "OK" else 1
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -179,6 +232,17 @@ def main():
     p.add_argument("file")
     p.add_argument("--bf16", action="store_true")
     p.set_defaults(run=cmd_print)
+    p = sub.add_parser("matmul")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("c")
+    p.add_argument("--a-transposed", action="store_true")
+    p.add_argument("--b-transposed", action="store_true")
+    p.add_argument("--ieee", action="store_true",
+                   help="f32 inputs were multiplied in full f32, not TF32")
+    p.add_argument("--bf16", action="store_true",
+                   help="read the files' <u2 elements as bf16 bits")
+    p.set_defaults(run=cmd_matmul)
     p = sub.add_parser("softmax-edge-cases")
     p.add_argument("output")
     p.set_defaults(run=cmd_softmax_edge_cases)

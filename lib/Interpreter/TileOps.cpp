@@ -1,7 +1,7 @@
 //===- TileOps.cpp - Interpreting the tile dialect ------------------------===//
 //
 // Program ids, tile construction, pointer arithmetic, memory accesses,
-// reductions and exp.
+// reductions, matrix products and exp.
 //
 // Loads and stores go through pointers with provenance: each pointer knows
 // the kernel argument whose buffer it was derived from and its offset in
@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -324,6 +325,51 @@ static RuntimeValue combineInRankOrder(ArrayRef<RuntimeValue> values,
   return makeIntegers(kind, {}, [&](int64_t) { return total; });
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// `value` rounded to TF32 (10 mantissa bits) to nearest, ties away from
+/// zero, as cvt.rna.tf32.f32 does; NaN and infinities unchanged.
+static float roundToTF32(float value) {
+  if (!std::isfinite(value))
+    return value;
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  bits = (bits + 0x1000u) & ~0x1fffu;
+  std::memcpy(&value, &bits, sizeof(bits));
+  return value;
+}
+
+/// d = a @ b + c with f32 accumulation: for each element, c's value plus
+/// the products in order of k, each added with one rounding (an FMA). The
+/// inputs are widened exactly to f32 (f16, bf16) or rounded to TF32 first.
+static RuntimeValue dot(DotOp op, const RuntimeValue &a, const RuntimeValue &b,
+                        const RuntimeValue &c) {
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  bool tf32 = a.getDataType() == DataType::F32 &&
+              op.getPrecision() == InputPrecision::tf32;
+  auto widen = [&](const RuntimeValue &value) {
+    FloatView view(value);
+    std::vector<float> result(value.getNumElements());
+    for (int64_t i = 0, e = value.getNumElements(); i < e; ++i)
+      result[i] = tf32 ? roundToTF32(view[i]) : view[i];
+    return result;
+  };
+  std::vector<float> lhs = widen(a), rhs = widen(b);
+  RuntimeValue result = RuntimeValue::allocate(DataType::F32, c.getShape());
+  const float *acc = c.getData<float>();
+  float *out = result.getData<float>();
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float sum = acc[i * n + j];
+      for (int64_t l = 0; l < k; ++l)
+        sum = std::fma(lhs[i * k + l], rhs[l * n + j], sum);
+      out[i * n + j] = sum;
+    }
+  return result;
+}
+
 void interpreter::registerTileHandlers(HandlerTable &table) {
   auto bindI32 = [](Executor &executor, Operation *op, int32_t value) {
     executor.bind(
@@ -423,6 +469,13 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     executor.bind(reduceOp.getResult(),
                   reduce(executor.lookup(reduceOp.getSrc()), reduceOp.getKind(),
                          static_cast<int32_t>(reduceOp.getAxis())));
+    return success();
+  });
+  table.add<DotOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    auto dotOp = cast<DotOp>(op);
+    executor.bind(dotOp.getD(), dot(dotOp, executor.lookup(dotOp.getA()),
+                                    executor.lookup(dotOp.getB()),
+                                    executor.lookup(dotOp.getC())));
     return success();
   });
   table.add<ExpOp>([](Executor &executor, Operation *op) -> LogicalResult {

@@ -37,6 +37,7 @@ using namespace mlir;
 namespace mlir::tile::test {
 void registerTestAxisInfoPass();
 void registerTestRegisterEstimatePass();
+void registerTestLayoutBitsPass();
 } // namespace mlir::tile::test
 
 static llvm::cl::list<std::string>
@@ -70,6 +71,7 @@ int main(int argc, char **argv) {
   LLVM::registerDIScopeForLLVMFuncOpPass();
   tile::test::registerTestAxisInfoPass();
   tile::test::registerTestRegisterEstimatePass();
+  tile::test::registerTestLayoutBitsPass();
 
   // `-D BLOCK 512` would be "too many positional arguments" to the parser.
   if (!tile::checkDefineArguments(llvm::ArrayRef<const char *>(argv, argc),

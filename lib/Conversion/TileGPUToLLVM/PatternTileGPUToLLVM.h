@@ -77,11 +77,14 @@ void populateConvertLayoutOpToLLVMPatterns(LLVMTypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            const LoweringInfo &info);
 
-/// Shared-memory bytes `op` needs for its scratch, or 0.
+void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const LoweringInfo &info);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);
 
+/// Shared-memory bytes `op` needs for its scratch, or 0.
 int64_t getSharedMemoryBytes(Operation *op);
 
 /// A cluster reduction's scratch: its two mbarriers (8 bytes each) at byte 0

@@ -70,6 +70,39 @@ static Attribute getEncoding(Value value) {
   return {};
 }
 
+/// Checks that a dot's operands have the dot-operand layouts of its result,
+/// and that a tensor-core dot holds whole instruction tiles.
+static LogicalResult checkDotLayouts(tile::DotOp dot) {
+  Attribute parent = dot.getD().getType().getEncoding();
+  SmallVector<Value, 2> operands = {dot.getA(), dot.getB()};
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    auto layout =
+        dyn_cast_or_null<DotOperandEncodingAttr>(getEncoding(operand));
+    if (!layout || layout.getOpIdx() != index || layout.getParent() != parent)
+      return dot.emitOpError("needs operand ")
+             << index << " in the dot_operand layout " << index
+             << " of its result's layout; convert it first";
+  }
+  if (getEncoding(dot.getC()) != parent)
+    return dot.emitOpError("needs its accumulator in its result's layout");
+  if (!isa<MmaEncodingAttr, BlockedEncodingAttr>(parent))
+    return dot.emitOpError("needs its result in an mma or blocked layout");
+  if (isa<MmaEncodingAttr>(parent)) {
+    RankedTensorType a = dot.getA().getType();
+    Type element = a.getElementType();
+    if (element.isF32() && dot.getPrecision() != tile::InputPrecision::tf32)
+      return dot.emitOpError("multiplies f32 in full precision, which tensor "
+                             "cores cannot: give it a blocked layout");
+    int64_t minK = element.isF32() ? 8 : 16;
+    if (a.getDimSize(0) < 16 || dot.getB().getType().getDimSize(1) < 8 ||
+        a.getDimSize(1) < minK)
+      return dot.emitOpError("on tensor cores needs M >= 16, N >= 8 and K >= ")
+             << minK << ", got " << a.getDimSize(0) << " x "
+             << dot.getB().getType().getDimSize(1) << " x " << a.getDimSize(1);
+  }
+  return success();
+}
+
 /// Checks that the layouts of each operation's tiles are ones the patterns
 /// can lower: the same layout wherever registers correspond one to one, and
 /// slices where a dimension appears or disappears.
@@ -118,6 +151,11 @@ static LogicalResult checkLayouts(tile::FuncOp func) {
                                "layout along the reduced axis");
       return WalkResult::advance();
     }
+    if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      if (failed(checkDotLayouts(dot)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
     if (isa<ConvertLayoutOp>(op) || op->getNumRegions() ||
         op->hasTrait<OpTrait::IsTerminator>() || isa<tile::FuncOp>(op))
       return WalkResult::advance();
@@ -158,9 +196,17 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   info.clusterSize[func.getSymName()] = clusterSize;
   auto blocks = func->getAttrOfType<IntegerAttr>(
       tile::TileDialect::getMinBlocksPerSMAttrName());
+  // Tensor cores' mma.sync came with sm_80.
+  bool usesMma =
+      func.walk([](tile::DotOp dot) {
+            return isa<MmaEncodingAttr>(dot.getD().getType().getEncoding())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
   // The chip's generation, sm_XY[a|f], where something depends on it.
   unsigned version = 0;
-  if (blocks || clusterSize > 1) {
+  if (blocks || clusterSize > 1 || usesMma) {
     llvm::StringRef digits = llvm::StringRef(chip).drop_front(3);
     if (!llvm::StringRef(chip).starts_with("sm_") ||
         digits.consumeInteger(10, version))
@@ -184,6 +230,12 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
              << " threads";
     info.minBlocksPerSM[func.getSymName()] = blocks.getInt();
   }
+  if (usesMma && version < 80)
+    return func.emitError("kernel '")
+           << func.getSymName()
+           << "' multiplies on tensor cores (tile.dot), which need sm_80 or "
+              "later; compiling for "
+           << chip;
   // Clusters came with sm_90.
   if (clusterSize > 1) {
     if (version < 90)
@@ -199,7 +251,8 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor)
         continue;
-      if (!isa_and_present<BlockedEncodingAttr, SliceEncodingAttr>(
+      if (!isa_and_present<BlockedEncodingAttr, SliceEncodingAttr,
+                           MmaEncodingAttr, DotOperandEncodingAttr>(
               tensor.getEncoding()) ||
           failed(getLayoutBits(tensor))) {
         op->emitOpError("produces ")
@@ -375,6 +428,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   populateClusterOpToLLVMPatterns(converter, patterns, info);
+  populateDotOpToLLVMPatterns(converter, patterns, info);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they

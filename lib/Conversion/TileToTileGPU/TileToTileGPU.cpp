@@ -6,6 +6,12 @@
 // meet: there the pass inserts layout conversions to and from slice layouts,
 // which tilegpu-remove-layout-conversions mostly removes again.
 //
+// tile.dot is where layouts must change: its result gets the mma layout of
+// the tensor cores' accumulator (or, for f32 inputs multiplied in full
+// precision and for tiles too small for an instruction, stays blocked, for
+// FMAs), and its operands the dot-operand layouts of that result, each
+// through a conversion.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
@@ -56,6 +62,56 @@ static void forEachTensorType(FuncOp func,
           if (auto tensor = dyn_cast<RankedTensorType>(arg.getType()))
             fn(tensor);
   });
+}
+
+/// Whether a dot of `a` and `b` runs on tensor cores: f16 and bf16, and f32
+/// in TF32, on tiles that hold whole instruction tiles (M >= 16, N >= 8, and
+/// K >= 16, or 8 for TF32).
+static bool usesTensorCores(DotOp dot) {
+  RankedTensorType a = dot.getA().getType(), b = dot.getB().getType();
+  Type element = a.getElementType();
+  bool tf32 = element.isF32() && dot.getPrecision() == InputPrecision::tf32;
+  if (!element.isF16() && !element.isBF16() && !tf32)
+    return false;
+  return a.getDimSize(0) >= 16 && b.getDimSize(1) >= 8 &&
+         a.getDimSize(1) >= (tf32 ? 8 : 16);
+}
+
+/// Gives `dot` its result's layout (mma, or the blocked one it has for the
+/// FMA path) and its operands the matching dot-operand layouts, converting
+/// operands into them and the result back to its blocked layout.
+static void assignDotLayouts(DotOp dot, unsigned numWarps) {
+  MLIRContext *context = dot.getContext();
+  RankedTensorType dType = dot.getD().getType();
+  Attribute blocked = dType.getEncoding();
+  Attribute parent = blocked;
+  if (usesTensorCores(dot))
+    parent = MmaEncodingAttr::get(
+        context, getMmaWarpsPerCTA(dType.getShape(), numWarps));
+  OpBuilder builder(dot);
+  auto convert = [&](Value value, Attribute layout) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getEncoding() == layout)
+      return value;
+    return ConvertLayoutOp::create(builder, dot.getLoc(),
+                                   RankedTensorType::get(type.getShape(),
+                                                         type.getElementType(),
+                                                         layout),
+                                   value)
+        .getResult();
+  };
+  dot.getAMutable().assign(
+      convert(dot.getA(), DotOperandEncodingAttr::get(context, 0, parent)));
+  dot.getBMutable().assign(
+      convert(dot.getB(), DotOperandEncodingAttr::get(context, 1, parent)));
+  dot.getCMutable().assign(convert(dot.getC(), parent));
+  if (parent == blocked)
+    return;
+  dot.getD().setType(
+      RankedTensorType::get(dType.getShape(), dType.getElementType(), parent));
+  builder.setInsertionPointAfter(dot);
+  auto back = ConvertLayoutOp::create(builder, dot.getLoc(), dType, dot.getD());
+  dot.getD().replaceAllUsesExcept(back.getResult(), back);
 }
 
 LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
@@ -153,6 +209,8 @@ LogicalResult ConvertTileToTileGPUPass::convertKernel(FuncOp func) {
                                            expand.getSrc());
     expand.getSrcMutable().assign(convert.getResult());
   });
+
+  func.walk([&](DotOp dot) { assignDotLayouts(dot, warps); });
 
   func->setAttr(TileGPUDialect::getNumWarpsAttrName(),
                 builder.getI32IntegerAttr(warps));

@@ -449,6 +449,40 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// DotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  RankedTensorType aType = getA().getType(), bType = getB().getType(),
+                   dType = getD().getType();
+  for (auto [name, type] : {std::pair<StringRef, RankedTensorType>{"a", aType},
+                            {"b", bType},
+                            {"the result", dType}})
+    if (type.getRank() != 2)
+      return emitOpError() << name << " must be a rank-2 tile, got " << type;
+  if (aType.getElementType() != bType.getElementType())
+    return emitOpError("a and b must hold the same element type, got ")
+           << aType.getElementType() << " and " << bType.getElementType()
+           << "; convert one with tile.cast";
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
+  if (bType.getDimSize(0) != k)
+    return emitOpError("a is ")
+           << m << " x " << k << " and b is " << bType.getDimSize(0) << " x "
+           << bType.getDimSize(1) << ": b must have as many rows (" << k
+           << ") as a has columns";
+  if (dType.getDimSize(0) != m || dType.getDimSize(1) != bType.getDimSize(1))
+    return emitOpError("the result is ")
+           << dType.getDimSize(0) << " x " << dType.getDimSize(1) << "; a ("
+           << m << " x " << k << ") times b (" << k << " x "
+           << bType.getDimSize(1) << ") is " << m << " x "
+           << bType.getDimSize(1);
+  if (getInputPrecision() && !aType.getElementType().isF32())
+    return emitOpError("input_precision applies to f32 inputs; ")
+           << aType.getElementType() << " inputs are multiplied exactly";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
 

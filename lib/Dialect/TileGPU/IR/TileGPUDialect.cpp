@@ -38,6 +38,14 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
       os << "slice";
       return AliasResult::FinalAlias;
     }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandEncodingAttr>(attr)) {
+      os << "dot_op";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -157,6 +165,66 @@ LogicalResult SliceEncodingAttr::verifyEncoding(
 }
 
 //===----------------------------------------------------------------------===//
+// MmaEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        ArrayRef<unsigned> warpsPerCTA) {
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "an mma layout has two warp counts (along M and N), "
+                          "got "
+                       << warpsPerCTA.size();
+  for (unsigned v : warpsPerCTA)
+    if (v == 0 || !llvm::isPowerOf2_32(v))
+      return emitError() << "warpsPerCTA must hold powers of two, got " << v;
+  return success();
+}
+
+unsigned MmaEncodingAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+
+LogicalResult MmaEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "an mma layout lays out rank-2 tiles, not rank-"
+                       << shape.size();
+  return verifyPowerOfTwoShape(shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent) {
+  if (opIdx > 1)
+    return emitError() << "opIdx is 0 (A) or 1 (B), got " << opIdx;
+  auto blocked = dyn_cast<BlockedEncodingAttr>(parent);
+  if (!isa<MmaEncodingAttr>(parent) && !(blocked && blocked.getRank() == 2))
+    return emitError() << "the parent of a dot operand is an mma layout or a "
+                          "rank-2 blocked layout, got "
+                       << parent;
+  return success();
+}
+
+LogicalResult DotOperandEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "a dot operand is a rank-2 tile, not rank-"
+                       << shape.size();
+  if (isa<MmaEncodingAttr>(getParent()) &&
+      !(elementType.isF16() || elementType.isBF16() || elementType.isF32()))
+    return emitError() << "an mma operand holds f16, bf16 or f32 (TF32), not "
+                       << elementType;
+  return verifyPowerOfTwoShape(shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
 // The num_warps attribute
 //===----------------------------------------------------------------------===//
 
@@ -178,14 +246,10 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || !tensor.getEncoding())
         continue;
-      BlockedEncodingAttr blocked =
-          dyn_cast<BlockedEncodingAttr>(tensor.getEncoding());
-      if (auto slice = dyn_cast<SliceEncodingAttr>(tensor.getEncoding()))
-        blocked = slice.getParent();
-      if (blocked && blocked.getNumWarps() != numWarps) {
+      std::optional<unsigned> warps = getLayoutNumWarps(tensor.getEncoding());
+      if (warps && *warps != numWarps) {
         inner->emitOpError("has a layout over ")
-            << blocked.getNumWarps() << " warps in a kernel of " << numWarps
-            << " warps";
+            << *warps << " warps in a kernel of " << numWarps << " warps";
         return WalkResult::interrupt();
       }
     }

@@ -5,7 +5,10 @@
 // the value can be made in the wanted layout in the first place. The patterns
 // here push each conversion up towards values that are free to make in any
 // layout (ranges, splats, constants) and let the folders cancel
-// conversions that meet.
+// conversions that meet. A value a loop carries from one iteration to the
+// next is carried in the layout its uses convert it to, when it comes back
+// in that layout too (tile.dot's accumulator): the conversions then happen
+// once, around the loop, rather than twice in every iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -107,13 +111,62 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// An scf.for iter_arg whose every use in the body converts it to one layout
+/// L, and whose yielded value is a conversion from L: carried in L, its
+/// initial value converted before the loop and its result after it.
+struct CarryInConvertedLayout : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || arg.use_empty())
+        continue;
+      RankedTensorType target;
+      bool allConvert = llvm::all_of(arg.getUses(), [&](OpOperand &use) {
+        auto convert = dyn_cast<ConvertLayoutOp>(use.getOwner());
+        if (!convert || (target && convert.getType() != target))
+          return false;
+        target = convert.getType();
+        return true;
+      });
+      Value yielded = loop.getYieldedValues()[index];
+      auto back = yielded.getDefiningOp<ConvertLayoutOp>();
+      if (!allConvert || !back || back.getSrc().getType() != target)
+        continue;
+
+      // Convert the initial value before the loop...
+      rewriter.setInsertionPoint(loop);
+      OpOperand &init = loop.getInitArgsMutable()[index];
+      Value newInit =
+          ConvertLayoutOp::create(rewriter, loop.getLoc(), target, init.get());
+      // ...and the result after it, for its users.
+      Value result = loop.getResult(index);
+      rewriter.setInsertionPointAfter(loop);
+      auto resultBack =
+          ConvertLayoutOp::create(rewriter, loop.getLoc(), type, result);
+      rewriter.modifyOpInPlace(loop, [&] {
+        init.set(newInit);
+        arg.setType(target);
+        result.setType(target);
+        (*loop.getYieldedValuesMutable())[index].set(back.getSrc());
+      });
+      rewriter.replaceAllUsesExcept(result, resultBack.getResult(), resultBack);
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
+        rewriter.replaceOp(use.getOwner(), arg);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct TileGPURemoveLayoutConversionsPass
     : tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           TileGPURemoveLayoutConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RematerializeInTargetLayout, HoistThroughElementwise>(
-        &getContext());
+    patterns.add<RematerializeInTargetLayout, HoistThroughElementwise,
+                 CarryInConvertedLayout>(&getContext());
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

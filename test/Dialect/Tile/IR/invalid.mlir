@@ -721,3 +721,81 @@ tile.func @reduce_kind(%x: f32) attributes {tile.cluster_size = 2 : i32} {
   %r = tile.cluster_reduce %x : f32
   tile.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.dot
+//===----------------------------------------------------------------------===//
+
+tile.func @dot_inner_mismatch(%f16: f16, %f32: f32) {
+  %a = tile.splat %f16 : f16 -> tensor<16x32xf16>
+  %b = tile.splat %f16 : f16 -> tensor<16x16xf16>
+  %c = tile.splat %f32 : f32 -> tensor<16x16xf32>
+  // expected-error @below {{a is 16 x 32 and b is 16 x 16: b must have as many rows (32) as a has columns}}
+  %d = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_result_shape(%f16: f16, %f32: f32) {
+  %a = tile.splat %f16 : f16 -> tensor<16x32xf16>
+  %b = tile.splat %f16 : f16 -> tensor<32x16xf16>
+  %c = tile.splat %f32 : f32 -> tensor<16x32xf32>
+  // expected-error @below {{the result is 16 x 32; a (16 x 32) times b (32 x 16) is 16 x 16}}
+  %d = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<32x16xf16> -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_mixed_types(%bf16: bf16, %f16: f16, %f32: f32) {
+  %a = tile.splat %f16 : f16 -> tensor<16x16xf16>
+  %b = tile.splat %bf16 : bf16 -> tensor<16x16xbf16>
+  %c = tile.splat %f32 : f32 -> tensor<16x16xf32>
+  // expected-error @below {{a and b must hold the same element type, got 'f16' and 'bf16'; convert one with tile.cast}}
+  %d = tile.dot %a, %b, %c : tensor<16x16xf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_rank(%f16: f16, %f32: f32) {
+  %a = tile.splat %f16 : f16 -> tensor<16xf16>
+  %b = tile.splat %f16 : f16 -> tensor<16x16xf16>
+  %c = tile.splat %f32 : f32 -> tensor<16x16xf32>
+  // expected-error @below {{a must be a rank-2 tile, got 'tensor<16xf16>'}}
+  %d = tile.dot %a, %b, %c : tensor<16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_precision_f16(%f16: f16, %f32: f32) {
+  %a = tile.splat %f16 : f16 -> tensor<16x16xf16>
+  %c = tile.splat %f32 : f32 -> tensor<16x16xf32>
+  // expected-error @below {{input_precision applies to f32 inputs; 'f16' inputs are multiplied exactly}}
+  %d = tile.dot %a, %a, %c input_precision = tf32 : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_f16_accumulator(%f16: f16) {
+  %a = tile.splat %f16 : f16 -> tensor<16x16xf16>
+  %c = tile.splat %f16 : f16 -> tensor<16x16xf16>
+  // expected-error @below {{operand #2 must be statically shaped tensor of 32-bit float values}}
+  %d = tile.dot %a, %a, %c : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_integer(%f32: f32, %i32: i32) {
+  %a = tile.splat %i32 : i32 -> tensor<16x16xi32>
+  %c = tile.splat %f32 : f32 -> tensor<16x16xf32>
+  // expected-error @below {{operand #0 must be statically shaped tensor of f16, bf16 or f32 values}}
+  %d = tile.dot %a, %a, %c : tensor<16x16xi32>, tensor<16x16xi32> -> tensor<16x16xf32>
+  tile.return
+}

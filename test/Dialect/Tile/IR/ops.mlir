@@ -138,3 +138,26 @@ tile.func @clustered(%x: f32, %n: i32) attributes {tile.cluster_size = 4 : i32} 
   %s = tile.cluster_reduce sum %n : i32
   tile.return
 }
+
+// Matrix products: f16 and bf16 inputs, f32 inputs in both precisions.
+// CHECK-LABEL: tile.func @dots
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x16xf16>, tensor<16x64xf16> -> tensor<32x64xf32>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} input_precision = ieee : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} input_precision = tf32 : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
+tile.func @dots(%h: f16, %x: bf16, %f: f32) {
+  %a = tile.splat %h : f16 -> tensor<32x16xf16>
+  %b = tile.splat %h : f16 -> tensor<16x64xf16>
+  %c = tile.splat %f : f32 -> tensor<32x64xf32>
+  %y = tile.splat %x : bf16 -> tensor<16x16xbf16>
+  %e = tile.splat %f : f32 -> tensor<16x16xf32>
+  %p = tile.splat %f : f32 -> tensor<16x8xf32>
+  %q = tile.splat %f : f32 -> tensor<8x16xf32>
+  %0 = tile.dot %a, %b, %c : tensor<32x16xf16>, tensor<16x64xf16> -> tensor<32x64xf32>
+  %1 = tile.dot %y, %y, %e : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+  %2 = tile.dot %p, %q, %e : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
+  %3 = tile.dot %p, %q, %e input_precision = ieee : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
+  %4 = tile.dot %p, %q, %e input_precision = tf32 : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
+  tile.return
+}

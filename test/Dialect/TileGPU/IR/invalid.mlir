@@ -97,3 +97,48 @@ tile.func @bad_num_warps() attributes {tilegpu.num_warps = 6 : i32} {
 tile.func @unknown_attr() attributes {tilegpu.warps = 4 : i32} {
   tile.return
 }
+
+// -----
+
+// expected-error @below {{an mma layout has two warp counts (along M and N), got 1}}
+#m = #tilegpu.mma<{warpsPerCTA = [4]}>
+
+// -----
+
+// expected-error @below {{warpsPerCTA must hold powers of two, got 3}}
+#m = #tilegpu.mma<{warpsPerCTA = [3, 1]}>
+
+
+// -----
+
+tile.func @mma_rank(%f: f32) attributes {tilegpu.num_warps = 1 : i32} {
+  // expected-error @below {{an mma layout lays out rank-2 tiles, not rank-1}}
+  %t = tile.splat %f : f32 -> tensor<16xf32, #tilegpu.mma<{warpsPerCTA = [1, 1]}>>
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{opIdx is 0 (A) or 1 (B), got 2}}
+#d = #tilegpu.dot_operand<{opIdx = 2, parent = #tilegpu.mma<{warpsPerCTA = [1, 1]}>}>
+
+// -----
+
+// expected-error @below {{the parent of a dot operand is an mma layout or a rank-2 blocked layout}}
+#d = #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>}>
+
+// -----
+
+tile.func @operand_type(%i: i32) attributes {tilegpu.num_warps = 1 : i32} {
+  // expected-error @below {{an mma operand holds f16, bf16 or f32 (TF32), not 'i32'}}
+  %t = tile.splat %i : i32 -> tensor<16x16xi32, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.mma<{warpsPerCTA = [1, 1]}>}>>
+  tile.return
+}
+
+// -----
+
+tile.func @mma_warps(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{has a layout over 2 warps in a kernel of 4 warps}}
+  %t = tile.splat %f : f32 -> tensor<16x16xf32, #tilegpu.mma<{warpsPerCTA = [2, 1]}>>
+  tile.return
+}

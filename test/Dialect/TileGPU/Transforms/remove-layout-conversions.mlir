@@ -99,3 +99,38 @@ tile.func @constant(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32}
   tile.store %q, %e : tensor<4x1x!tile.ptr<f32>, #b2>
   tile.return
 }
+
+// -----
+
+// A loop-carried accumulator that every iteration converts to the mma layout
+// and back is carried in the mma layout: one conversion before the loop (of a
+// splat constant, so none at all) and one after it.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [1, 1]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+// CHECK-DAG: #[[BLK:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8]
+// CHECK-DAG: #[[MMA:.*]] = #tilegpu.mma<{warpsPerCTA = [1, 1]}>
+// CHECK-LABEL: tile.func @carried
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<16x8xf32, #[[MMA]]>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<16x8xf32, #[[MMA]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[NEXT:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[ACC]]
+// CHECK: scf.yield %[[NEXT]] : tensor<16x8xf32, #[[MMA]]>
+// CHECK: tilegpu.convert_layout %[[R]] : tensor<16x8xf32, #[[MMA]]> -> tensor<16x8xf32, #[[BLK]]>
+tile.func @carried(%n: i32, %h: f16, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x8xf32, #blk>
+  %a = tile.splat %h : f16 -> tensor<16x16xf16, #opa>
+  %b = tile.splat %h : f16 -> tensor<16x8xf16, #opb>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x8xf32, #blk>) : i32 {
+    %in = tilegpu.convert_layout %acc : tensor<16x8xf32, #blk> -> tensor<16x8xf32, #mma>
+    %next = tile.dot %a, %b, %in : tensor<16x16xf16, #opa>, tensor<16x8xf16, #opb> -> tensor<16x8xf32, #mma>
+    %out = tilegpu.convert_layout %next : tensor<16x8xf32, #mma> -> tensor<16x8xf32, #blk>
+    scf.yield %out : tensor<16x8xf32, #blk>
+  }
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x8x!tile.ptr<f32>, #blk>
+  tile.store %ps, %r : tensor<16x8x!tile.ptr<f32>, #blk>
+  tile.return
+}

@@ -21,4 +21,12 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction",
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_PrecisionTF32 : I32EnumAttrCase<"tf32", 0>;
+def Tile_PrecisionIEEE : I32EnumAttrCase<"ieee", 1>;
+def Tile_InputPrecision : I32EnumAttr<"InputPrecision",
+    "how tile.dot multiplies f32 inputs", [Tile_PrecisionTF32,
+                                            Tile_PrecisionIEEE]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -377,6 +377,52 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
+  let summary = "Matrix product of two tiles, added to a third";
+  let description = [{
+    Triton's `tl.dot(a, b, acc)`: `d = a @ b + c`, with `a` of shape M x K,
+    `b` of shape K x N, and `c` and `d` of shape M x N in f32. `a` and `b`
+    hold the same element type: f16 or bf16 (each product is exact in f32
+    and the sum is accumulated in f32), or f32, multiplied as
+    `input_precision` says:
+
+    - `tf32` (the default, as in Triton): each input is first rounded to
+      TF32 (10 bits of mantissa, round to nearest, ties away from zero, as
+      `cvt.rna.tf32.f32`), then the products are summed in f32: the tensor
+      cores' precision, about 1e-3 relative.
+    - `ieee`: full f32 products and sums (on the GPU, with FMA instructions
+      rather than tensor cores).
+
+    The sum over K runs in an unspecified order. On the GPU, the tensor-core
+    path needs M a multiple of 16 and N of 8, and K of 16 (f16, bf16) or 8
+    (tf32) times the tile's repetitions; tiles are powers of two, so any tile
+    of at least 16 x 16 x 16 qualifies (see docs/compiler.md).
+
+    ```mlir
+    %acc = tile.dot %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16>
+                              -> tensor<64x64xf32>
+    %d = tile.dot %x, %y, %c input_precision = ieee
+        : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TensorOf<[Tile_Float]>:$a,
+                       Tile_TensorOf<[Tile_Float]>:$b,
+                       Tile_TensorOf<[F32]>:$c,
+                       OptionalAttr<Tile_InputPrecision>:$input_precision);
+  let results = (outs Tile_TensorOf<[F32]>:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`input_precision` `=` $input_precision^)? attr-dict
+    `:` type($a) `,` type($b) `->` type($d)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The precision f32 inputs are multiplied in (tf32 when not given).
+    InputPrecision getPrecision() {
+      return getInputPrecision().value_or(InputPrecision::tf32);
+    }
+  }];
+}
+
 def Tile_ExpOp : Tile_Op<"exp", [Pure, SameOperandsAndResultType]
                                        # ElementwiseMappable.traits> {
   let summary = "Elementwise e to the power x";

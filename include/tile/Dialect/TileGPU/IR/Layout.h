@@ -74,6 +74,17 @@ struct LayoutBits {
 /// tilegpu layout and whose dimensions are powers of two; failure otherwise.
 FailureOr<LayoutBits> getLayoutBits(RankedTensorType type);
 
+/// The warps a layout spreads a tile over (a slice's or a dot operand's: its
+/// parent's); none for an attribute that is not a tilegpu layout.
+std::optional<unsigned> getLayoutNumWarps(Attribute layout);
+
+/// The warps along M and N of the mma layout of an M x N accumulator on
+/// `numWarps` warps: each warp's share of instruction tiles (16 x 8) kept
+/// about square, so that A and B fragments are reused across it (Triton's
+/// choice for mma.sync).
+SmallVector<unsigned, 2> getMmaWarpsPerCTA(ArrayRef<int64_t> shape,
+                                           unsigned numWarps);
+
 /// Number of elements each thread holds for `type`: 1 for a scalar.
 int64_t getElementsPerThread(Type type);
 

@@ -72,4 +72,63 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
   let genVerifyDecl = 1;
 }
 
+def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "The accumulator of mma.sync tensor-core instructions";
+  let description = [{
+    The layout of the result of `tile.dot` on tensor cores (sm_80 and
+    later): an M x N tile in f32 is covered by 16 x 8 instruction tiles of
+    `mma.sync.m16n8k16` (m16n8k8 for TF32). Within one, lane `l` holds the
+    elements at row `l / 4` (and `+ 8`) and columns `2 * (l % 4)` (and
+    `+ 1`): register bits [n0, m3], lane bits [n1, n2, m0, m1, m2]. The
+    warps tile the instruction tiles `warpsPerCTA = [wm, wn]` times, along
+    N first (warp bits n3.., then m4..), and each warp repeats its
+    instruction tile over the rest of the tile in registers (N, then M).
+
+    Triton's `#nvidia_mma<{versionMajor = 2, ...}>`.
+
+    ```mlir
+    // 64 x 64 f32 over 4 warps, 2 x 2: each warp holds a 32 x 32 quarter,
+    // 2 x 4 instruction tiles of 4 floats per thread.
+    tensor<64x64xf32, #tilegpu.mma<{warpsPerCTA = [2, 2]}>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let assemblyFormat = "`<` `{` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `}` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const;
+  }];
+}
+
+def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding",
+    "dot_operand", [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "An operand of tile.dot, laid out for its parent's product";
+  let description = [{
+    Operand `opIdx` of a `tile.dot` (0: A, M x K; 1: B, K x N) whose result
+    has the layout `parent`.
+
+    With an `#mma` parent, each thread holds the elements the instruction
+    wants from it: for 16-bit elements (m16n8k16), A's register bits are
+    [k0, m3, k3] and lane bits [k1, k2, m0, m1, m2], B's register bits
+    [k0, k3] and lane bits [k1, k2, n0, n1, n2]; for f32 multiplied in TF32
+    (m16n8k8), A's are [m3, k2] / [k0, k1, m0, m1, m2] and B's [k2] /
+    [k0, k1, n0, n1, n2]. Warps follow the parent's along M (A) or N (B) and
+    are free along the other; the rest of K, then of M (A) or N (B), is
+    repeated in registers.
+
+    With a `#blocked` parent (the FMA path of `input_precision = ieee`), a
+    thread holds whole rows of A (columns of B) along K for the rows
+    (columns) it holds of the result.
+
+    ```mlir
+    tensor<64x32xf16, #tilegpu.dot_operand<{opIdx = 0,
+        parent = #tilegpu.mma<{warpsPerCTA = [2, 2]}>}>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx, "Attribute":$parent);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
