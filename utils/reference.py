@@ -26,7 +26,10 @@ Run with a Python that has numpy (Debian's python3-numpy installs it for
       back as the same value of their type; booleans as true and false.
 
   matmul A B C [--a-transposed] [--b-transposed] [--ieee] [--bf16]
-      C must be A @ B computed in float64. A file holding the transpose
+         [--cols N [--rest-zero]]
+      C (its first N columns with --cols, for a C whose rows are longer
+      than B's; --rest-zero: the others must be 0, unwritten) must be A @ B
+      computed in float64. A file holding the transpose
       (A as K x M, B as N x K: a column-major operand as tile-run writes it)
       is named by --a-transposed or --b-transposed. C's dtype says how it was
       rounded; f32 inputs are taken as multiplied in TF32 (tile.dot's
@@ -176,6 +179,9 @@ def cmd_matmul(args):
         a = a.T
     if args.b_transposed:
         b = b.T
+    rest = None
+    if args.cols is not None:
+        rest, c = c[:, args.cols:], c[:, :args.cols]
     if a.ndim != 2 or b.ndim != 2 or c.ndim != 2 or a.shape[1] != b.shape[0] \
             or c.shape != (a.shape[0], b.shape[1]):
         sys.exit(f"matmul: A {a.shape} @ B {b.shape} does not give C "
@@ -208,6 +214,10 @@ def cmd_matmul(args):
         print(f"  {int(np.sum(bad))} elements out of bounds; worst at "
               f"{tuple(int(i) for i in where)}: got {got[where]!r}, "
               f"expected {ref[where]!r} (bound {bound[where]:.3g})")
+    if args.rest_zero and rest is not None and np.any(rest != 0):
+        print(f"matmul: {int(np.sum(rest != 0))} elements past column "
+              f"{args.cols} were written")
+        return 1
     return 0 if verdict == "OK" else 1
 
 
@@ -238,6 +248,8 @@ def main():
     p.add_argument("c")
     p.add_argument("--a-transposed", action="store_true")
     p.add_argument("--b-transposed", action="store_true")
+    p.add_argument("--cols", type=int)
+    p.add_argument("--rest-zero", action="store_true")
     p.add_argument("--ieee", action="store_true",
                    help="f32 inputs were multiplied in full f32, not TF32")
     p.add_argument("--bf16", action="store_true",

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""examples/matmul.mlir against torch.matmul (cuBLAS) on the GPU, one run.
+
+For each dtype and M x N x K, and each block configuration given, times the
+tile kernel with `tile-run --bench` (CUDA events, L2 flushed before each
+run, median of --reps) after a --check against the interpreter on the same
+launch, and torch.matmul on tensors of the same shape with CUDA events
+(median of the same number of runs, after warm-up). Prints one line per
+measurement: TFLOPS (2 M N K / median time) and tile / cuBLAS.
+
+Run on the GPU machine from the repository root, with the bundle unpacked
+(bench/unpack-tile-run.sh):
+
+  python3 bench/matmul_bench.py [--sizes 4096,4096,4096 ...] [--dtypes f16,bf16]
+"""
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+
+
+def tile_time(run, dtype, m, n, k, params, reps):
+    defines = []
+    for name, value in params.items():
+        defines += ["-D", f"{name}={value}"]
+    grid = -(-m // params["BLOCK_M"]) * -(-n // params["BLOCK_N"])
+    cmd = [run, "examples/matmul.mlir", "--target=cuda", "--no-tuning-cache",
+           "-D", f"DTYPE={dtype}", *defines, "--grid", str(grid),
+           "--arg", f"{dtype}[{m}x{k}]=uniform:1",
+           "--arg", f"{dtype}[{k}x{n}]=uniform:2",
+           "--arg", f"{dtype}[{m}x{n}]=zeros",
+           "--arg", f"i32={m}", "--arg", f"i32={n}", "--arg", f"i32={k}",
+           "--arg", f"i32={k}", "--arg", "i32=1",
+           "--arg", f"i32={n}", "--arg", "i32=1",
+           "--arg", f"i32={n}", "--arg", "i32=1",
+           "--bench", "--bench-reps", str(reps), "--timing"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        return None, (result.stdout + result.stderr).strip().splitlines()[-3:]
+    found = re.search(r"bench: median ([0-9.]+) ms", result.stdout)
+    regs = re.search(r"(\d+) registers per thread, (\d+) bytes of shared "
+                     r"memory, (\d+) bytes of local", result.stdout)
+    return float(found.group(1)), regs.groups() if regs else None
+
+
+def torch_time(torch, dtype, m, n, k, reps):
+    types = {"f16": torch.float16, "bf16": torch.bfloat16,
+             "f32": torch.float32}
+    torch.backends.cuda.matmul.allow_tf32 = True
+    a = torch.rand(m, k, device="cuda", dtype=types[dtype])
+    b = torch.rand(k, n, device="cuda", dtype=types[dtype])
+    for _ in range(10):
+        torch.matmul(a, b)
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.matmul(a, b)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", default="/tmp/tile-gpu/bin/tile-run")
+    parser.add_argument("--sizes", nargs="+",
+                        default=["4096,4096,4096", "8192,8192,8192",
+                                 "3000,5000,2000"])
+    parser.add_argument("--dtypes", default="f16,bf16")
+    parser.add_argument("--configs", nargs="+",
+                        default=["64,64,32,4", "128,64,32,8",
+                                 "64,128,32,8"],
+                        help="BLOCK_M,BLOCK_N,BLOCK_K,NUM_WARPS")
+    parser.add_argument("--reps", type=int, default=20)
+    args = parser.parse_args()
+    import torch
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    for dtype in args.dtypes.split(","):
+        for size in args.sizes:
+            m, n, k = (int(v) for v in size.split(","))
+            flops = 2.0 * m * n * k
+            ref = torch_time(torch, dtype, m, n, k, args.reps)
+            print(f"{dtype} {m}x{n}x{k}: torch.matmul {ref:.4f} ms, "
+                  f"{flops / ref / 1e9:.1f} TFLOPS", flush=True)
+            for config in args.configs:
+                bm, bn, bk, warps = (int(v) for v in config.split(","))
+                params = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
+                          "NUM_WARPS": warps, "GROUP_M": 8}
+                ms, info = tile_time(args.run, dtype, m, n, k, params,
+                                     args.reps)
+                label = f"  tile {bm}x{bn}x{bk} {warps} warps"
+                if ms is None:
+                    print(f"{label}: failed: {' | '.join(info)}", flush=True)
+                    continue
+                print(f"{label}: {ms:.4f} ms, {flops / ms / 1e9:.1f} TFLOPS, "
+                      f"{ref / ms:.3f} of torch.matmul"
+                      + (f" (registers {info[0]}, shared {info[1]} B, "
+                         f"local {info[2]} B)" if info else ""), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
