@@ -18,6 +18,14 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "ModuleOp"> {
     to a tile and before each `tile.expand_dims`; the layout-conversion
     removal pass takes most of them away again.
 
+    A `tile.dot` on f16 or bf16, or on f32 in TF32, whose tiles hold whole
+    tensor-core instructions (M >= 16, N >= 8, K >= 16, or 8 for TF32) gets
+    a `#tilegpu.mma` result, its warps split about evenly over the 16 x 8
+    instruction tiles, and `#tilegpu.dot_operand` operands of that result,
+    each converted into its layout, the result converted back. Other dots
+    (f32 in full precision, smaller tiles) keep the blocked result and get
+    dot-operand layouts of it: they lower to FMAs.
+
     The number of warps is the kernel's `tile.num_warps` attribute, or the
     pass option. The kernel records it as `tilegpu.num_warps`.
   }];

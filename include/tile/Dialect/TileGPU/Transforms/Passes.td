@@ -28,8 +28,11 @@ def TileGPURemoveLayoutConversions
     layout, and makes the value in the wanted layout directly where that is
     free: a `tile.range`, `tile.splat` or constant is rebuilt in the target
     layout, and so is an elementwise operation whose only use is the
-    conversion (its operands are converted instead, and so on up). What is
-    left moves data between threads.
+    conversion (its operands are converted instead, and so on up). A value an
+    `scf.for` carries whose every use in the body converts it to one layout,
+    and which comes back converted from that layout (a `tile.dot`
+    accumulator), is carried in that layout instead: converted once before
+    the loop and once after it. What is left moves data between threads.
   }];
   let dependentDialects = ["tilegpu::TileGPUDialect"];
 }
