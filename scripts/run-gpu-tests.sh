@@ -191,6 +191,10 @@ if want sanitizer; then
     # or wholly masked), several rows per cluster.
     "$ex/softmax_cluster.mlir --target=cuda -D CLUSTER=4 -D BLOCK_SIZE=1024 -D NUM_WARPS=4 --grid persistent:32 --arg f32[61x4001]=zeros --arg f32[61x4001]=randn:0 --arg i32=4001 --arg i32=4001 --arg i32=61 --arg i32=4001 --check"
     "$ex/softmax_cluster.mlir --target=cuda -D CLUSTER=8 -D BLOCK_SIZE=512 -D NUM_WARPS=4 -D DTYPE=f16 --grid persistent:64 --arg f16[37x3000]=zeros --arg f16[37x3000]=randn:0 --arg i32=3000 --arg i32=3000 --arg i32=37 --arg i32=3000 --check"
+    # Matrix products on tensor cores: odd shapes, every edge masked, a
+    # column-major A.
+    "$ex/matmul.mlir --target=cuda -D DTYPE=f16 --grid 2 --arg f16[77x39]=randn:1 --arg f16[39x45]=randn:2 --arg f16[77x45]=zeros --arg i32=77 --arg i32=45 --arg i32=39 --arg i32=39 --arg i32=1 --arg i32=45 --arg i32=1 --arg i32=45 --arg i32=1 --check --atol 1e-2"
+    "$ex/matmul.mlir --target=cuda -D DTYPE=bf16 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16 -D NUM_WARPS=2 --grid 6 --arg bf16[39x77]=randn:3 --arg bf16[39x45]=randn:4 --arg bf16[77x45]=zeros --arg i32=77 --arg i32=45 --arg i32=39 --arg i32=1 --arg i32=77 --arg i32=45 --arg i32=1 --arg i32=45 --arg i32=1 --check --atol 1e-2"
   )
   {
     echo "== compute-sanitizer ($(compute-sanitizer --version | tail -n 1))"
