@@ -15,7 +15,8 @@
 // - #blocked: FMAs (f32 in full precision, and tiles too small for an
 //   instruction). A thread holds whole rows of A and columns of B along K for
 //   the elements of the result it holds, and adds their products in order of
-//   K, one fma each, widened to f32.
+//   K, one fma each, widened to f32 (f32 in TF32 rounded first, as on the
+//   tensor cores and in the interpreter).
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,10 +146,17 @@ struct DotOpLowering : ConvertOpToLLVMPattern<tile::DotOp> {
     LayoutBits dBits = getBits(op.getD().getType());
     int64_t k = op.getA().getType().getDimSize(1);
     Type f32 = b.getF32Type();
+    // f32 in TF32 (the default precision) is rounded as on tensor cores.
+    bool tf32 = op.getA().getType().getElementType().isF32() &&
+                op.getPrecision() == tile::InputPrecision::tf32;
     auto widen = [&](Value value) -> Value {
-      if (value.getType() == f32)
+      if (value.getType() != f32)
+        return LLVM::FPExtOp::create(b, loc, f32, value);
+      if (!tf32)
         return value;
-      return LLVM::FPExtOp::create(b, loc, f32, value);
+      Value rounded = NVVM::ConvertFloatToTF32Op::create(
+          b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA);
+      return LLVM::BitcastOp::create(b, loc, f32, rounded);
     };
     // Each element of A and B is widened once, where it is first used.
     DenseMap<int64_t, Value> wideA, wideB;

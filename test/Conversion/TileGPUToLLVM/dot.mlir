@@ -75,3 +75,23 @@ tile.func @fma(%f: f32, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : 
   tile.store %ps, %d : tensor<8x8x!tile.ptr<f32>, #blk>
   tile.return
 }
+
+// -----
+
+// A small f32 dot in the default precision takes the FMA path and still
+// rounds its inputs to TF32, as the tensor cores and the interpreter do.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#fa = #tilegpu.dot_operand<{opIdx = 0, parent = #blk}>
+#fb = #tilegpu.dot_operand<{opIdx = 1, parent = #blk}>
+// CHECK-LABEL: llvm.func @fma_tf32
+// CHECK: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: llvm.intr.fma
+tile.func @fma_tf32(%f: f32, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %a = tile.splat %f : f32 -> tensor<8x4xf32, #fa>
+  %b = tile.splat %f : f32 -> tensor<4x8xf32, #fb>
+  %c = tile.splat %f : f32 -> tensor<8x8xf32, #blk>
+  %d = tile.dot %a, %b, %c : tensor<8x4xf32, #fa>, tensor<4x8xf32, #fb> -> tensor<8x8xf32, #blk>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<8x8x!tile.ptr<f32>, #blk>
+  tile.store %ps, %d : tensor<8x8x!tile.ptr<f32>, #blk>
+  tile.return
+}
