@@ -6,8 +6,8 @@
 # GPU test suite needs (its lit tests, the examples, utils/reference.py, a
 # copy of lit), the Python package and its tests (python/), the Python
 # benchmark, the random testing driver (tile-smith, scripts/difftest.sh,
-# utils/difftest.py, utils/tile_smith_ref.py) and scripts/run-gpu-tests.sh,
-# in dist/tile-gpu/ (ignored by git).
+# utils/difftest.py, utils/tile_smith_ref.py, utils/tile_smith_dot.py) and
+# scripts/run-gpu-tests.sh, in dist/tile-gpu/ (ignored by git).
 #
 # The binaries and the library need no LLVM: only libc, libm, zlib and zstd
 # (libstdc++ and libgcc are linked in), checked with ldd; the library exports
@@ -74,7 +74,8 @@ cp -r "$root/examples" "$dist/src/"
 cp "$root/test/lit.cfg.py" "$dist/src/test/"
 cp -r "$root/test/cuda" "$dist/src/test/"
 cp "$root/utils/reference.py" "$root/utils/difftest.py" \
-  "$root/utils/tile_smith_ref.py" "$dist/src/utils/"
+  "$root/utils/tile_smith_ref.py" "$root/utils/tile_smith_dot.py" \
+  "$dist/src/utils/"
 cp "$root/scripts/difftest.sh" "$dist/src/scripts/"
 cp -r "$root/python" "$dist/src/"
 cp "$root/bench/python_bench.py" "$root/bench/triton_softmax.py" "$dist/src/bench/"

@@ -369,9 +369,10 @@ def main():
     parser.add_argument("--reduce-count", type=int, default=5,
                         help="reduce at most this many failures (default 5); "
                         "a crash like one already reduced is not")
-    parser.add_argument("--inject-fault", choices=["exp", "store"],
+    parser.add_argument("--inject-fault", choices=["exp", "store", "tf32"],
                         help="perturb the reference (exp: tile.exp 10%% too "
-                        "large; store: every stored element), to see the "
+                        "large; store: every stored element; tf32: f32 dots "
+                        "without rounding their inputs to TF32), to see the "
                         "harness catch it")
     parser.add_argument("--replay", metavar="DIR",
                         help="run the stages on the case in DIR (kernel.mlir, "

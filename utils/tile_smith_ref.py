@@ -31,7 +31,8 @@ a launch; `compare` checks what a run wrote against the reference.
 
 TILE_SMITH_FAULT injects a fault into the reference, to show that the
 harness catches mismatches: `exp` makes tile.exp 10% too large, `store`
-perturbs every stored element.
+perturbs every stored element, `tf32` multiplies f32 dots in full precision
+rather than in TF32 (tile_smith_dot.py).
 """
 
 import math
@@ -184,11 +185,14 @@ class ReferenceError(Exception):
 
 
 class Blocks:
-    """The blocks of a launch, in the order of their linear index."""
+    """The blocks of a launch, in the order of their linear index. `k` is K,
+    the inner dimension of dots: their operands are "lhs" (BM x K) and "rhs"
+    (K x BN), column block bj reading its own slice of K (bj * K + k), an
+    rhs the block's own columns (0..BN-1)."""
 
-    def __init__(self, rank, rows, cols, block_rows, block_cols):
+    def __init__(self, rank, rows, cols, block_rows, block_cols, k=0):
         self.rank, self.rows, self.cols = rank, rows, cols
-        self.bm, self.bn = block_rows, block_cols
+        self.bm, self.bn, self.k = block_rows, block_cols, k
         self.row_blocks = -(-rows // block_rows)
         self.col_blocks = -(-cols // block_cols)
         self.count = self.row_blocks * self.col_blocks
@@ -199,7 +203,12 @@ class Blocks:
         n = self.count
         if shape == "tile":
             return (n, self.bm, self.bn) if self.rank == 2 else (n, self.bn)
-        return {"rows": (n, self.bm), "cols": (n, self.bn), "scalar": (n,)}[shape]
+        return {"rows": (n, self.bm), "cols": (n, self.bn), "scalar": (n,),
+                "lhs": (n, self.bm, self.k), "rhs": (n, self.k, self.bn)}[shape]
+
+    def depth_index(self):
+        """The index along K of a dot operand's lanes: [blocks, K]."""
+        return self.bj[:, None] * self.k + np.arange(self.k, dtype=np.int64)[None, :]
 
     def row_index(self, shape):
         """The row index of each lane: rows for tiles and rows, the row
@@ -207,8 +216,10 @@ class Blocks:
         bm = np.arange(self.bm, dtype=np.int64)
         if self.rank == 1 and shape in ("tile", "scalar"):
             index = np.zeros(1, dtype=np.int64)
-        elif shape == "tile":
+        elif shape in ("tile", "lhs"):
             index = self.bi[:, None, None] * self.bm + bm[None, :, None]
+        elif shape == "rhs":
+            index = self.depth_index()[:, :, None]
         elif shape == "rows":
             index = self.bi[:, None] * self.bm + bm[None, :]
         elif shape == "cols":
@@ -219,7 +230,11 @@ class Blocks:
 
     def col_index(self, shape):
         bn = np.arange(self.bn, dtype=np.int64)
-        if shape == "tile" and self.rank == 2:
+        if shape == "lhs":
+            index = self.depth_index()[:, None, :]
+        elif shape == "rhs":
+            index = bn[None, None, :]
+        elif shape == "tile" and self.rank == 2:
             index = self.bj[:, None, None] * self.bn + bn[None, None, :]
         elif shape in ("tile", "cols"):
             index = self.bj[:, None] * self.bn + bn[None, :]
@@ -231,7 +246,7 @@ class Blocks:
 
     def mask(self, shape, cut="none", bound=0):
         m = np.ones(self.dims(shape), dtype=bool)
-        if (shape == "tile" and self.rank == 2) or shape == "rows":
+        if (shape == "tile" and self.rank == 2) or shape in ("rows", "lhs"):
             m &= self.row_index(shape) < self.rows
         if shape in ("tile", "cols"):
             m &= self.col_index(shape) < self.cols
@@ -653,6 +668,18 @@ def accumulate(g, x, kind, start):
         step = Value(r[:, j], e[:, j], x.t)
         acc = binary(fn, acc, step)
     return acc
+
+
+# Dots (tile.dot) are computed in tile_smith_dot.py, beside this file.
+import tile_smith_dot as _dots  # noqa: E402
+
+
+def dot(a, b, c, precision="tf32"):
+    return _dots.dot(a, b, c, precision)
+
+
+def accumulate_dot(g, a, b, start, precision="tf32"):
+    return _dots.accumulate_dot(g, a, b, start, precision)
 
 
 #

@@ -18,12 +18,15 @@ using namespace mlir::tile;
 using namespace mlir::tile::smith;
 namespace json = llvm::json;
 
-/// JSON has no inf or NaN: those are strings.
+/// JSON has no inf or NaN: those are strings; and so is -0, which a JSON
+/// reader takes for the integer 0.
 static json::Value toJSON(double value) {
   if (std::isnan(value))
     return "nan";
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
+  if (value == 0 && std::signbit(value))
+    return "-0";
   return value;
 }
 
@@ -106,6 +109,11 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
     case OpKind::Accumulate:
       o["fn"] = getName(op.reduce);
       o["value"] = toJSON(op.value);
+      if (op.reduce == ReduceFn::Dot)
+        o["precision"] = getName(op.precision);
+      break;
+    case OpKind::Dot:
+      o["precision"] = getName(op.precision);
       break;
     }
     ops.push_back(std::move(o));
@@ -129,6 +137,9 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
       {"masks", std::move(masks)},
       {"ops", std::move(ops)},
   };
+  // Only programs with dots say K (older descriptions have none).
+  if (p.dotK)
+    root["dot_k"] = p.dotK;
   os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }
 
@@ -166,6 +177,8 @@ public:
           return -std::numeric_limits<double>::infinity();
         if (*s == "nan")
           return std::numeric_limits<double>::quiet_NaN();
+        if (*s == "-0")
+          return -0.0;
       }
     }
     if (fallback)
@@ -206,8 +219,8 @@ public:
 static const ElementType allTypes[] = {ElementType::F32, ElementType::F16,
                                        ElementType::BF16, ElementType::I32,
                                        ElementType::I64};
-static const Shape allShapes[] = {Shape::Tile, Shape::Rows, Shape::Cols,
-                                  Shape::Scalar};
+static const Shape allShapes[] = {Shape::Tile,   Shape::Rows, Shape::Cols,
+                                  Shape::Scalar, Shape::Lhs,  Shape::Rhs};
 static const GridKind allGrids[] = {GridKind::Blocks, GridKind::Blocks2D,
                                     GridKind::Persistent};
 static const CutKind allCuts[] = {CutKind::None, CutKind::ColsBelow,
@@ -233,7 +246,10 @@ static const BinaryFn allBinary[] = {
     BinaryFn::XorI,       BinaryFn::ShLI,    BinaryFn::ShRSI,
     BinaryFn::ShRUI,      BinaryFn::MaxSI,   BinaryFn::MinSI,
     BinaryFn::MaxUI,      BinaryFn::MinUI};
-static const ReduceFn allReduce[] = {ReduceFn::Sum, ReduceFn::Max};
+static const ReduceFn allReduce[] = {ReduceFn::Sum, ReduceFn::Max,
+                                     ReduceFn::Dot};
+static const DotPrecision allPrecisions[] = {
+    DotPrecision::Default, DotPrecision::TF32, DotPrecision::IEEE};
 static const Predicate allPredicates[] = {Predicate::OLT, Predicate::OLE,
                                           Predicate::OGT, Predicate::OGE,
                                           Predicate::UNE, Predicate::ULT};
@@ -252,7 +268,7 @@ static const OpKind allKinds[] = {
     OpKind::Load,   OpKind::Param,      OpKind::Constant, OpKind::Unary,
     OpKind::Binary, OpKind::Fma,        OpKind::Compare,  OpKind::Index,
     OpKind::Logic,  OpKind::Select,     OpKind::Cast,     OpKind::Reduce,
-    OpKind::Expand, OpKind::Accumulate, OpKind::Store};
+    OpKind::Expand, OpKind::Accumulate, OpKind::Dot,      OpKind::Store};
 
 llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   llvm::Expected<json::Value> parsed = json::parse(text);
@@ -277,6 +293,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   p.columnLoop = r.boolean(*root, "column_loop");
   p.innerStages = r.integer(*root, "inner_stages", 0);
   p.specials = r.boolean(*root, "specials");
+  p.dotK = r.integer(*root, "dot_k", 0);
   auto array = [&](llvm::StringRef key) -> const json::Array * {
     const json::Array *a = root->getArray(key);
     if (!a)
@@ -379,6 +396,11 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
       case OpKind::Accumulate:
         op.reduce = r.name<ReduceFn>(*o, "fn", allReduce);
         op.value = r.number(*o, "value");
+        if (op.reduce == ReduceFn::Dot)
+          op.precision = r.name<DotPrecision>(*o, "precision", allPrecisions);
+        break;
+      case OpKind::Dot:
+        op.precision = r.name<DotPrecision>(*o, "precision", allPrecisions);
         break;
       }
       p.ops.push_back(std::move(op));

@@ -9,11 +9,14 @@
 // after the loop, with outputs of its own. Every step draws from one
 // Random, so a seed gives one program.
 //
+// In rank 2, most programs also have dots (tile.dot), made at random steps
+// of the sequences, and one may accumulate over the column loop.
+//
 // This file holds the driver that takes those steps (and the column
 // loop's: its accumulators, its second phase) and the mix of random
 // operations; the steps themselves are in GenerateMemory.cpp,
-// GenerateValues.cpp, GenerateElementwise.cpp and GenerateReductions.cpp
-// (Generator.h).
+// GenerateValues.cpp, GenerateElementwise.cpp, GenerateReductions.cpp and
+// GenerateDots.cpp (Generator.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +32,7 @@ using namespace mlir::tile::smith;
 
 Program Generator::generate() {
   chooseGeometry();
+  chooseDots();
   chooseInputs();
   addRandomOps(static_cast<int>(rng.range(2, rng.chance(0.3) ? 28 : 14)));
   if (!program.columnLoop) {
@@ -40,12 +44,15 @@ Program Generator::generate() {
     std::vector<int> sources = sinks();
     if (sources.empty())
       sources.push_back(pickValue([](int) { return true; }));
+    preferDots(sources);
     sources.resize(std::min<size_t>(sources.size(), rng.range(1, 3)));
     chooseOutputs(0, 1, sources);
+    prepareLoopDot();
     phase = 1;
     for (int source : sources)
       if (source >= 0)
         addAccumulator(source);
+    addLoopDot();
     if (rng.chance(0.4))
       addLoad(Shape::Tile);
     addRandomOps(static_cast<int>(rng.range(0, 8)));
@@ -56,9 +63,17 @@ Program Generator::generate() {
 }
 
 void Generator::addRandomOps(int steps) {
-  for (int step = 0, attempts = 0; step < steps && attempts < 200; ++attempts)
+  // Dots come at random steps (a program without them draws nothing).
+  dotSteps.clear();
+  for (int i = 0; i < dotsPerPhase[phase]; ++i)
+    dotSteps.push_back(static_cast<int>(rng.range(0, steps)));
+  int step = 0;
+  for (int attempts = 0; step < steps && attempts < 200; ++attempts) {
+    makeDotsAt(step, steps);
     if (addRandomOp())
       ++step;
+  }
+  makeDotsAt(steps, steps);
 }
 
 std::vector<int> Generator::sinks() {
@@ -70,7 +85,8 @@ std::vector<int> Generator::sinks() {
   for (size_t i = 0; i < program.ops.size(); ++i)
     if (!used[i] && isFloatValue(i) && program.ops[i].phase == phase &&
         program.ops[i].kind != OpKind::Param &&
-        program.ops[i].kind != OpKind::Constant)
+        program.ops[i].kind != OpKind::Constant &&
+        !isDotOperand(program.ops[i].shape))
       result.push_back(static_cast<int>(i));
   std::stable_sort(result.begin(), result.end(), [&](int a, int b) {
     return ranges[a].depth > ranges[b].depth;
@@ -146,5 +162,13 @@ bool Generator::addRandomOp() {
 }
 
 Program smith::generateProgram(uint64_t seed) {
-  return Generator(seed).generate();
+  Program program = Generator(seed).generate();
+  // A program that was to have dots but kept none (none fitted, or none
+  // was stored) is the one drawn without them.
+  if (program.dotK && llvm::none_of(program.ops, [](const Op &op) {
+        return op.kind == OpKind::Dot ||
+               (op.kind == OpKind::Accumulate && op.reduce == ReduceFn::Dot);
+      }))
+    program = Generator(seed, /*dots=*/false).generate();
+  return program;
 }

@@ -116,8 +116,10 @@ int Generator::chooseMask(Shape shape) {
   // After the column loop, accesses see the row block's first column block.
   int64_t cols = phase == 1 ? std::min(p.cols, p.blockCols) : p.cols;
   int64_t colBlocks = phase == 1 ? 1 : p.getColBlocks();
-  bool exact = (p.rows % p.blockRows == 0 || shape == Shape::Cols) &&
-               (cols % p.blockCols == 0 || shape == Shape::Rows);
+  bool exact =
+      (p.rows % p.blockRows == 0 || shape == Shape::Cols ||
+       shape == Shape::Rhs) &&
+      (cols % p.blockCols == 0 || shape == Shape::Rows || isDotOperand(shape));
   if (shape == Shape::Scalar ? rng.chance(0.6) : exact && rng.chance(0.35))
     return -1;
   // The indices a cut compares: the data's rows and columns, or the row
@@ -128,8 +130,17 @@ int Generator::chooseMask(Shape shape) {
   int64_t colExtent = elementCols ? cols : colBlocks;
   int64_t rowStep = elementRows ? p.blockRows : 1;
   int64_t colStep = elementCols ? p.blockCols : 1;
+  // A dot's operands: along K, the column block's slice (Program.h).
+  if (shape == Shape::Lhs) {
+    rowExtent = p.rows, rowStep = p.blockRows;
+    colExtent = colBlocks * p.dotK, colStep = p.dotK;
+  } else if (shape == Shape::Rhs) {
+    rowExtent = colBlocks * p.dotK, rowStep = p.dotK;
+    colExtent = colStep = p.blockCols;
+  }
   Mask mask;
-  if (shape == Shape::Scalar || rng.chance(0.5)) {
+  // A scalar's mask, and an rhs's (which has no data bounds), is its cut.
+  if (shape == Shape::Scalar || shape == Shape::Rhs || rng.chance(0.5)) {
     std::vector<CutKind> cuts = {CutKind::ColsBelow, CutKind::ColsFrom};
     if (p.rank == 2)
       cuts.insert(cuts.end(), {CutKind::RowsBelow, CutKind::Diagonal});
@@ -194,7 +205,11 @@ void Generator::chooseInputs() {
 }
 
 int Generator::addLoad(Shape shape) {
-  Buffer buffer = randomLayout(shape, randomType(true), /*isOutput=*/false);
+  return loadBuffer(randomLayout(shape, randomType(true), /*isOutput=*/false));
+}
+
+int Generator::loadBuffer(Buffer buffer) {
+  Shape shape = buffer.shape;
   buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
   buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
   program.buffers.push_back(buffer);
@@ -224,6 +239,7 @@ void Generator::chooseOutputs(int least, int most,
   for (int value : sinks())
     if (!llvm::is_contained(exclude, value))
       values.push_back(value);
+  preferDots(values);
   int outputs = static_cast<int>(rng.range(least, most));
   if (values.empty() && outputs > 0) {
     int any = pickValue([&](int i) { return !llvm::is_contained(exclude, i); });

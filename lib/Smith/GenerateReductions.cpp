@@ -27,6 +27,10 @@ int64_t Generator::lengthAlong(Shape from, int axis) const {
     return program.blockCols;
   case Shape::Scalar:
     return 1;
+  case Shape::Lhs:
+    return axis == 0 ? program.blockRows : program.dotK;
+  case Shape::Rhs:
+    return axis == 0 ? program.dotK : program.blockCols;
   }
   llvm_unreachable("unknown shape");
 }
@@ -58,7 +62,8 @@ bool Generator::makeReduce() {
     if (isInteger(op.type))
       out = intRange(out.lo, out.hi, op.type, out.depth);
   }
-  if (!fits(out.lo, out.hi))
+  if (!fits(out.lo, out.hi) ||
+      !reserveScratch(reduceScratch(from, op.axis, op.type)))
     return false;
   add(op, out);
   return true;
@@ -133,6 +138,9 @@ bool Generator::makeSoftmax() {
   Shape reduced = program.rank == 1 ? Shape::Scalar
                                     : (axis == 1 ? Shape::Rows : Shape::Cols);
   double n = static_cast<double>(lengthAlong(Shape::Tile, axis));
+  // Its maximum and its sum (a program with dots keeps count).
+  if (!reserveScratch(2 * reduceScratch(Shape::Tile, axis, type)))
+    return false;
   auto op = [&](OpKind kind, Shape shape, std::vector<int> operands) {
     Op o;
     o.kind = kind;

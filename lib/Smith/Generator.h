@@ -77,10 +77,15 @@ double roundToBits(double value, int bits);
 /// Generate.cpp; the geometry, buffers, masks, loads and stores in
 /// GenerateMemory.cpp; types, ranges, constants, operands and conditions in
 /// GenerateValues.cpp; elementwise operations in GenerateElementwise.cpp;
-/// reductions, widenings and softmax in GenerateReductions.cpp.
+/// reductions, widenings and softmax in GenerateReductions.cpp; dots and
+/// their operands in GenerateDots.cpp.
 class Generator {
 public:
-  explicit Generator(uint64_t seed) : rng(seed) { program.seed = seed; }
+  /// Without `dots`, the program is drawn as if dotRng said no.
+  explicit Generator(uint64_t seed, bool dots = true)
+      : rng(seed), dotRng(seed ^ 0x9e3779b97f4a7c15), dots(dots) {
+    program.seed = seed;
+  }
   Program generate();
 
 private:
@@ -95,6 +100,8 @@ private:
   void addAccumulator(int source);
   /// A load from a new input buffer of `shape`.
   int addLoad(Shape shape);
+  /// A load from `buffer`, a new input buffer.
+  int loadBuffer(Buffer buffer);
 
   /// A random element type; integers only where `integers`.
   ElementType randomType(bool integers = false);
@@ -129,6 +136,52 @@ private:
   bool makeExpand();
   bool makeSoftmax();
 
+  // Dots.
+  /// Whether the program has dots (drawn from dotRng, so that a program
+  /// without them is what it was before dots), then K, the tiles, and how
+  /// many dots each phase makes.
+  void chooseDots();
+  /// Makes the dots due at `step` of addRandomOps (at `steps`, the rest).
+  void makeDotsAt(int step, int steps);
+  bool makeDot();
+  /// The operands of a dot: an Lhs and an Rhs of one float type; false if
+  /// their products may grow too large.
+  bool makeDotOperands(ElementType type, int &lhs, int &rhs);
+  int makeDotOperand(Shape shape, ElementType type);
+  int loadDotOperand(Shape shape, ElementType type);
+  /// The column loop's dot accumulator: operands in phase 0 (call it there),
+  /// the Accumulate once in phase 1.
+  void prepareLoopDot();
+  void addLoopDot();
+  /// A dot's element type and precision, one the GPU can compile with
+  /// these tiles and (its operands loaded as they are) the shared memory
+  /// left; false if none is found.
+  bool randomDotType(ElementType &type, DotPrecision &precision,
+                     bool constantAcc);
+  /// The bytes of shared memory the GPU's layout conversions around a dot
+  /// take, on operands of `lhsBytes` and `rhsBytes` (operandScratch).
+  int64_t dotScratch(ElementType type, DotPrecision precision, bool constantAcc,
+                     int64_t lhsBytes, int64_t rhsBytes) const;
+  /// What converting an operand to its dot-operand layout takes: the
+  /// compiler may convert what it is computed from instead (a cast's f32
+  /// source, both operands of a sum); nothing for a constant.
+  int64_t operandScratch(int operand) const;
+  /// In a program with dots, takes `bytes` of the shared memory the GPU's
+  /// reductions and layout conversions may have (48 KiB in all, each its
+  /// own) if they are left; a program without dots takes nothing (and
+  /// draws as before).
+  bool reserveScratch(int64_t bytes);
+  /// What a reduction from `from` along `axis` takes, about.
+  int64_t reduceScratch(Shape from, int axis, ElementType type) const;
+  /// Whether the GPU runs a dot of these tiles on the tensor cores.
+  bool onTensorCores(ElementType type, DotPrecision precision) const;
+  /// The range of K products of `lhs` and `rhs` (widened for TF32's
+  /// rounding).
+  Range productRange(int lhs, int rhs) const;
+  /// Moves the values that depend on a dot to the front, keeping the order
+  /// otherwise.
+  void preferDots(std::vector<int> &values) const;
+
   bool fits(double lo, double hi) const {
     return std::isfinite(lo) && std::isfinite(hi) && std::fabs(lo) <= kLimit &&
            std::fabs(hi) <= kLimit;
@@ -139,17 +192,36 @@ private:
   }
 
   Random rng;
+  /// Decides only whether a program has dots; everything else, rng.
+  Random dotRng;
+  bool dots;
   Program program;
   std::vector<Range> ranges;
   /// The phase operations are made in (Program.h: column loops).
   int phase = 0;
+  /// Dots: how many addRandomOps makes in each phase, and at which steps;
+  /// the column loop's dot (its operands; -1: none, or not yet).
+  int dotsPerPhase[2] = {0, 0};
+  std::vector<int> dotSteps;
+  bool wantLoopDot = false;
+  /// Whether a dot off the tensor cores fits the GPU's registers.
+  bool fmaFits = true;
+  /// The shared memory the dots' layout conversions and the reductions
+  /// take (reserveScratch), of the most they may: the compiler gives each
+  /// scratch of its own, 48 KiB in all, and other conversions need some.
+  int64_t scratchUsed = 0;
+  static constexpr int64_t kScratch = 36 * 1024;
+  int loopDotLhs = -1, loopDotRhs = -1;
+  ElementType loopDotType = ElementType::F32;
+  DotPrecision loopDotPrecision = DotPrecision::Default;
 };
 
 template <typename F> int Generator::pickValue(F filter) {
   std::vector<int> candidates;
+  // A dot's operands are for dots only (GenerateDots.cpp).
   for (size_t i = 0; i < program.ops.size(); ++i)
     if (isFloatValue(i) && program.ops[i].phase == phase &&
-        filter(static_cast<int>(i)))
+        !isDotOperand(program.ops[i].shape) && filter(static_cast<int>(i)))
       candidates.push_back(static_cast<int>(i));
   if (candidates.empty())
     return -1;

@@ -83,8 +83,9 @@ private:
   Value splat(const Value &scalar, llvm::ArrayRef<int64_t> dims);
   Value toDims(const Value &value, llvm::ArrayRef<int64_t> dims);
   /// A row ([BM], axis 1) or column ([BN], axis 0) index widened to the
-  /// block's tile.
+  /// block's tile, or a vector widened to the 2-D `dims` along `axis`.
   Value widen(const Value &value, int axis);
+  Value widen(const Value &value, int axis, llvm::ArrayRef<int64_t> dims);
   Value arith(llvm::StringRef op, const Value &lhs, const Value &rhs);
   Value compare(llvm::StringRef predicate, const Value &lhs, const Value &rhs);
   Value range(int64_t size);
@@ -96,6 +97,9 @@ private:
   Value colBlocks();
   Value rowIndex(Shape shape);
   Value colIndex(Shape shape);
+  /// The index along K of a dot operand's elements: the column block's
+  /// slice, bj * K + k ([K]).
+  Value depthIndex();
   bool hasRowIndex(Shape shape) const {
     return p.rank == 2 || shape == Shape::Cols || shape == Shape::Rows;
   }
@@ -111,6 +115,9 @@ private:
     return getTypeText(getDims(op.shape), elementOf(op));
   }
   Value floatConstant(Shape shape, ElementType type, double value);
+  /// tile.dot of `a` and `b` onto the accumulator named `c`, after `=`.
+  std::string dotText(const Value &a, const Value &b, const std::string &c,
+                      DotPrecision precision) const;
   /// Prints the column loop: its iter_args, its body, the yield.
   void printColumnLoop(llvm::raw_ostream &os, const std::string &indent);
   /// The Accumulate operations, in order: the column loop's iter_args, and

@@ -36,6 +36,10 @@ int64_t smith::getBufferHeight(const Program &program, const Buffer &buffer) {
   case Shape::Cols:
   case Shape::Scalar:
     return program.getRowBlocks();
+  case Shape::Lhs:
+    return program.rows;
+  case Shape::Rhs:
+    return getColBlocks(program, buffer) * program.dotK;
   }
   llvm_unreachable("unknown shape");
 }
@@ -48,6 +52,10 @@ int64_t smith::getBufferWidth(const Program &program, const Buffer &buffer) {
   case Shape::Rows:
   case Shape::Scalar:
     return getColBlocks(program, buffer);
+  case Shape::Lhs:
+    return getColBlocks(program, buffer) * program.dotK;
+  case Shape::Rhs:
+    return program.blockCols;
   }
   llvm_unreachable("unknown shape");
 }

@@ -41,6 +41,10 @@ llvm::StringRef smith::getName(Shape shape) {
     return "cols";
   case Shape::Scalar:
     return "scalar";
+  case Shape::Lhs:
+    return "lhs";
+  case Shape::Rhs:
+    return "rhs";
   }
   llvm_unreachable("unknown shape");
 }
@@ -205,8 +209,22 @@ llvm::StringRef smith::getName(ReduceFn fn) {
     return "sum";
   case ReduceFn::Max:
     return "max";
+  case ReduceFn::Dot:
+    return "dot";
   }
   llvm_unreachable("unknown reduction");
+}
+
+llvm::StringRef smith::getName(DotPrecision precision) {
+  switch (precision) {
+  case DotPrecision::Default:
+    return "default";
+  case DotPrecision::TF32:
+    return "tf32";
+  case DotPrecision::IEEE:
+    return "ieee";
+  }
+  llvm_unreachable("unknown dot precision");
 }
 
 llvm::StringRef smith::getName(Predicate predicate) {
@@ -331,6 +349,8 @@ llvm::StringRef smith::getName(OpKind kind) {
     return "expand";
   case OpKind::Accumulate:
     return "accumulate";
+  case OpKind::Dot:
+    return "dot";
   case OpKind::Store:
     return "store";
   }

@@ -117,13 +117,19 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
         const Op &op = p.ops[index];
         std::string type = typeOf(op);
         std::string next = "%next" + std::to_string(k);
+        std::string acc = "%acc" + std::to_string(k);
+        if (op.reduce == ReduceFn::Dot) {
+          inner.push_back(next + " = " +
+                          dotText(values[op.operands[0]],
+                                  values[op.operands[1]], acc, op.precision));
+          continue;
+        }
         inner.push_back(
             next + " = " +
             (op.reduce == ReduceFn::Sum
                  ? (isInteger(op.type) ? "arith.addi " : "arith.addf ")
                  : (isInteger(op.type) ? "arith.maxsi " : "arith.maximumf ")) +
-            "%acc" + std::to_string(k) + ", " + values[op.operands[0]].name +
-            " : " + type);
+            acc + ", " + values[op.operands[0]].name + " : " + type);
       }
       phase = 1;
     }
@@ -141,6 +147,8 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   int64_t numBlocks = p.getNumBlocks();
   os << p.cols << " elements (" << numBlocks << " block"
      << (numBlocks == 1 ? "" : "s") << "), ";
+  if (p.dotK)
+    os << "tile.dot over K = " << p.dotK << ", ";
   if (p.columnLoop)
     os << "a loop over the column blocks of each row block"
        << (p.innerStages

@@ -60,18 +60,22 @@ Value KernelPrinter::toDims(const Value &value, llvm::ArrayRef<int64_t> dims) {
 }
 
 Value KernelPrinter::widen(const Value &value, int axis) {
-  std::vector<int64_t> tile = getDims(Shape::Tile);
-  std::vector<int64_t> expanded = axis == 1 ? std::vector<int64_t>{tile[0], 1}
-                                            : std::vector<int64_t>{1, tile[1]};
+  return widen(value, axis, getDims(Shape::Tile));
+}
+
+Value KernelPrinter::widen(const Value &value, int axis,
+                           llvm::ArrayRef<int64_t> dims) {
+  std::vector<int64_t> expanded = axis == 1 ? std::vector<int64_t>{dims[0], 1}
+                                            : std::vector<int64_t>{1, dims[1]};
   Value e = define("e", expanded, value.element, value.level,
                    "tile.expand_dims " + value.name + " axis " +
                        std::to_string(axis) + " : " + getTypeText(value) +
                        " -> " + getTypeText(expanded, value.element),
                    "expand:" + value.name + ":" + std::to_string(axis));
-  return define("b", tile, value.element, value.level,
+  return define("b", dims, value.element, value.level,
                 "tile.broadcast " + e.name + " : " + getTypeText(e) + " -> " +
-                    getTypeText(tile, value.element),
-                "broadcast:" + e.name);
+                    getTypeText(dims, value.element),
+                "broadcast:" + e.name + ":" + getTypeText(dims, "x"));
 }
 
 Value KernelPrinter::arith(llvm::StringRef op, const Value &lhs,
@@ -119,6 +123,10 @@ std::vector<int64_t> KernelPrinter::getDims(Shape shape) const {
     return {p.blockCols};
   case Shape::Scalar:
     return {};
+  case Shape::Lhs:
+    return {p.blockRows, p.dotK};
+  case Shape::Rhs:
+    return {p.dotK, p.blockCols};
   }
   llvm_unreachable("unknown shape");
 }
@@ -151,6 +159,8 @@ Value KernelPrinter::colBlocks() {
 /// The row index of each element of a value of `shape`: the data's row for
 /// tiles and rows, the row block for columns and scalars.
 Value KernelPrinter::rowIndex(Shape shape) {
+  if (shape == Shape::Rhs)
+    return widen(depthIndex(), 1, getDims(shape));
   Value bi = blockRow();
   if (shape == Shape::Cols || shape == Shape::Scalar)
     return bi;
@@ -158,10 +168,17 @@ Value KernelPrinter::rowIndex(Shape shape) {
   Value rows = arith("addi", splat(first, {p.blockRows}), range(p.blockRows));
   if (shape == Shape::Rows)
     return rows;
-  return widen(rows, 1);
+  return widen(rows, 1, getDims(shape));
 }
 
+/// The column index: the data's column for tiles and columns, the column
+/// block for rows and scalars; along K for an lhs, the block's own column
+/// for an rhs.
 Value KernelPrinter::colIndex(Shape shape) {
+  if (shape == Shape::Lhs)
+    return widen(depthIndex(), 0, getDims(shape));
+  if (shape == Shape::Rhs)
+    return widen(range(p.blockCols), 0, getDims(shape));
   Value bj = blockCol();
   if (shape == Shape::Rows || shape == Shape::Scalar)
     return bj;
@@ -170,6 +187,11 @@ Value KernelPrinter::colIndex(Shape shape) {
   if (shape == Shape::Cols || p.rank == 1)
     return cols;
   return widen(cols, 0);
+}
+
+Value KernelPrinter::depthIndex() {
+  Value first = arith("muli", blockCol(), constI32(p.dotK));
+  return arith("addi", splat(first, {p.dotK}), range(p.dotK));
 }
 
 //===----------------------------------------------------------------------===//
@@ -234,7 +256,17 @@ Value KernelPrinter::pointers(const Op &op) {
     // The block's first element, as a scalar pointer, then the offsets
     // within the block.
     std::optional<Value> firstRow, firstCol, localRows, localCols;
-    if (op.shape == Shape::Tile || op.shape == Shape::Rows) {
+    if (isDotOperand(op.shape)) {
+      // An lhs starts at the block's first row and its slice of K; an rhs
+      // at that slice's first row.
+      Value depth = arith("muli", blockCol(), constI32(p.dotK));
+      if (op.shape == Shape::Lhs) {
+        firstRow = arith("muli", blockRow(), constI32(p.blockRows));
+        firstCol = depth;
+      } else {
+        firstRow = depth;
+      }
+    } else if (op.shape == Shape::Tile || op.shape == Shape::Rows) {
       if (p.rank == 2)
         firstRow = arith("muli", blockRow(), constI32(p.blockRows));
     } else if (hasRowIndex(op.shape)) {
@@ -242,7 +274,7 @@ Value KernelPrinter::pointers(const Op &op) {
     }
     if (op.shape == Shape::Tile || op.shape == Shape::Cols)
       firstCol = arith("muli", blockCol(), constI32(p.blockCols));
-    else
+    else if (!isDotOperand(op.shape))
       firstCol = blockCol();
     std::optional<Value> first = sum(firstRow, firstCol, /*withOffset=*/true);
     if (first)
@@ -256,6 +288,10 @@ Value KernelPrinter::pointers(const Op &op) {
       localRows = range(p.blockRows);
     if (op.shape == Shape::Cols)
       localCols = range(p.blockCols);
+    if (isDotOperand(op.shape)) {
+      localRows = widen(range(dims[0]), 1, dims);
+      localCols = widen(range(dims[1]), 0, dims);
+    }
     if (op.shape == Shape::Tile) {
       if (p.rank == 2) {
         Value r = range(p.blockRows), c = range(p.blockCols);
@@ -303,7 +339,8 @@ Value KernelPrinter::mask(int index, Shape shape) {
   auto both = [&](Value cond) {
     result = result ? arith("andi", *result, cond) : cond;
   };
-  bool rows = (shape == Shape::Tile && p.rank == 2) || shape == Shape::Rows;
+  bool rows = (shape == Shape::Tile && p.rank == 2) || shape == Shape::Rows ||
+              shape == Shape::Lhs;
   bool cols = shape == Shape::Tile || shape == Shape::Cols;
   if (rows)
     both(compare("slt", rowIndex(shape),

@@ -2,7 +2,8 @@
 //
 // Each operation of the program as the kernel's lines: constants as MLIR
 // writes them (the bits of infinities and NaNs), the arith, math or tile
-// operation each unary, binary, cast and logic function prints as, and
+// operation each unary, binary, cast and logic function prints as, dots,
+// and
 // emitOp, which prints one operation at its level (in the column loop in
 // phase 0, in the work item's body otherwise).
 //
@@ -207,6 +208,16 @@ static llvm::StringRef getLogicOpName(LogicFn fn) {
   llvm_unreachable("unknown logic function");
 }
 
+std::string KernelPrinter::dotText(const Value &a, const Value &b,
+                                   const std::string &c,
+                                   DotPrecision precision) const {
+  std::string text = "tile.dot " + a.name + ", " + b.name + ", " + c;
+  if (precision != DotPrecision::Default)
+    text += (" input_precision = " + getName(precision)).str();
+  return text + " : " + getTypeText(a) + ", " + getTypeText(b) + " -> " +
+         getTypeText(getDims(Shape::Tile), "f32");
+}
+
 void KernelPrinter::emitOp(size_t index) {
   const Op &op = p.ops[index];
   std::string name = "%v" + std::to_string(index);
@@ -358,6 +369,10 @@ void KernelPrinter::emitOp(size_t index) {
     emitLine(level, text + " : " + getTypeText(ptrs));
     return;
   }
+  case OpKind::Dot:
+    result(dotText(operand(0), operand(1), operand(2).name, op.precision),
+           element);
+    return;
   case OpKind::Accumulate: {
     // An iter_arg of the column loop; its value after the loop.
     int k = static_cast<int>(llvm::find(accumulators, index) -

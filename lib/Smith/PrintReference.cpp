@@ -42,6 +42,12 @@ static std::string quote(llvm::StringRef text) {
   return ("\"" + text + "\"").str();
 }
 
+/// How a dot multiplies f32 inputs, as the runtime names it: TF32 unless
+/// the kernel asks for IEEE.
+static llvm::StringRef getDotPrecision(DotPrecision precision) {
+  return precision == DotPrecision::IEEE ? "ieee" : "tf32";
+}
+
 void smith::printReference(const Program &p, llvm::raw_ostream &os) {
   std::vector<Arg> args = getArguments(p);
   os << "# The NumPy reference of tile-smith --seed " << p.seed
@@ -90,15 +96,17 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
   os << "}\n\n\n";
 
   os << "def reference(R, buf):\n";
+  // K, where the program has dots.
+  std::string depth = p.dotK ? ", k=" + std::to_string(p.dotK) : "";
   os << "    g = R.Blocks(rank=" << p.rank << ", rows=" << p.rows
      << ", cols=" << p.cols << ", block_rows=" << p.blockRows
-     << ", block_cols=" << p.blockCols << ")\n";
+     << ", block_cols=" << p.blockCols << depth << ")\n";
   if (p.columnLoop) {
     // After the column loop: the row blocks, at their first column block.
     os << "    g1 = R.Blocks(rank=" << p.rank << ", rows=" << p.rows
        << ", cols=" << std::min(p.cols, p.blockCols)
        << ", block_rows=" << p.blockRows << ", block_cols=" << p.blockCols
-       << ")\n";
+       << depth << ")\n";
   }
   for (auto [index, mask] : llvm::enumerate(p.masks)) {
     os << "    m" << index << " = dict(cut=" << quote(getName(mask.cut))
@@ -202,9 +210,19 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
          << quote(getName(op.shape)) << ")\n";
       break;
     case OpKind::Accumulate:
+      if (op.reduce == ReduceFn::Dot) {
+        os << name << " = R.accumulate_dot(g, " << operand(0) << ", "
+           << operand(1) << ", " << pythonNumber(op.value, op.type) << ", "
+           << quote(getDotPrecision(op.precision)) << ")\n";
+        break;
+      }
       os << name << " = R.accumulate(g, " << operand(0) << ", "
          << quote(getName(op.reduce)) << ", " << pythonNumber(op.value, op.type)
          << ")\n";
+      break;
+    case OpKind::Dot:
+      os << name << " = R.dot(" << operand(0) << ", " << operand(1) << ", "
+         << operand(2) << ", " << quote(getDotPrecision(op.precision)) << ")\n";
       break;
     case OpKind::Store:
       os << "R.store(" << g << ", " << access(op) << ", value=" << operand(0)

@@ -152,6 +152,21 @@ std::optional<Program> smith::getSimplification(const Program &program,
         return true;
       },
       +[](Program &q) {
+        if (q.dotK < 2)
+          return false;
+        q.dotK /= 2;
+        return true;
+      },
+      +[](Program &q) {
+        // No K where nothing is a dot's operand any more.
+        if (q.dotK == 0 || llvm::any_of(q.ops, [](const Op &op) {
+              return isDotOperand(op.shape);
+            }))
+          return false;
+        q.dotK = 0;
+        return true;
+      },
+      +[](Program &q) {
         if (q.rows < 2)
           return false;
         q.rows = (q.rows + 1) / 2;
@@ -228,7 +243,7 @@ std::optional<Program> smith::getSimplification(const Program &program,
         }))
       return offers.found;
   }
-  // Casts and expansions written the plain way.
+  // Casts, expansions and dots written the plain way.
   for (int i = 0; i < numOps; ++i) {
     const Op &op = p.ops[i];
     if (op.kind == OpKind::Cast && op.cast != CastStyle::TileCast &&
@@ -240,6 +255,11 @@ std::optional<Program> smith::getSimplification(const Program &program,
     if (op.kind == OpKind::Expand && op.expand != ExpandStyle::Direct &&
         offers.offer([&](Program &q) {
           q.ops[i].expand = ExpandStyle::Direct;
+          return true;
+        }))
+      return offers.found;
+    if (op.precision != DotPrecision::Default && offers.offer([&](Program &q) {
+          q.ops[i].precision = DotPrecision::Default;
           return true;
         }))
       return offers.found;

@@ -28,11 +28,12 @@ using namespace mlir::tile::smith;
 /// Whether a cut applies to accesses of `shape` in a kernel of `rank`. A
 /// cut compares the access's row and column indices: the data's rows and
 /// columns, or the block's row and column block where the shape has none
-/// (a scalar's mask cuts whole blocks). A scalar's mask is its cut.
+/// (a scalar's mask cuts whole blocks). A scalar's mask is its cut, and so
+/// is an rhs's, which the data does not bound.
 static bool cutFits(CutKind cut, Shape shape, unsigned rank) {
   switch (cut) {
   case CutKind::None:
-    return shape != Shape::Scalar;
+    return shape != Shape::Scalar && shape != Shape::Rhs;
   case CutKind::ColsBelow:
   case CutKind::ColsFrom:
     return true;
@@ -58,9 +59,39 @@ static bool coversExactly(const Program &program, Shape shape, int phase) {
   case Shape::Cols:
     return colsExact;
   case Shape::Scalar:
+  case Shape::Rhs:
     return true;
+  case Shape::Lhs:
+    return rowsExact;
   }
   llvm_unreachable("unknown shape");
+}
+
+/// Whether operations of `kind` compute on dot operands (Lhs, Rhs values):
+/// loads, constants and elementwise operations do; a dot's operands are not
+/// stored, reduced or widened.
+static bool takesDotOperands(OpKind kind) {
+  switch (kind) {
+  case OpKind::Load:
+  case OpKind::Constant:
+  case OpKind::Unary:
+  case OpKind::Binary:
+  case OpKind::Fma:
+  case OpKind::Compare:
+  case OpKind::Logic:
+  case OpKind::Select:
+  case OpKind::Cast:
+  case OpKind::Expand:
+    return true;
+  case OpKind::Param:
+  case OpKind::Index:
+  case OpKind::Reduce:
+  case OpKind::Accumulate:
+  case OpKind::Dot:
+  case OpKind::Store:
+    return false;
+  }
+  llvm_unreachable("unknown op kind");
 }
 
 std::string smith::verifyProgram(const Program &program) {
@@ -84,7 +115,15 @@ std::string smith::verifyProgram(const Program &program) {
     return "no programs";
   if (!llvm::isPowerOf2_64(program.numWarps) || program.numWarps > 32)
     return "num_warps must be a power of two up to 32";
+  if (program.dotK != 0 &&
+      (program.rank != 2 || !llvm::isPowerOf2_64(program.dotK) ||
+       program.blockRows * program.dotK > (1 << 14) ||
+       program.dotK * program.blockCols > (1 << 14)))
+    return "dot_k must be a power of two, with operand tiles of at most 2^14 "
+           "elements, in a rank-2 program";
   for (const Buffer &buffer : program.buffers) {
+    if (isDotOperand(buffer.shape) && (program.dotK == 0 || buffer.isOutput))
+      return "dot operand buffers are inputs, with a dot_k";
     if (program.rank == 1 &&
         (buffer.shape == Shape::Rows || buffer.shape == Shape::Cols))
       return "a rank-1 program has no row or column buffers";
@@ -121,6 +160,9 @@ std::string smith::verifyProgram(const Program &program) {
     if (program.rank == 1 &&
         (op.shape == Shape::Rows || op.shape == Shape::Cols))
       return bad("rows and columns in a rank-1 program");
+    if (isDotOperand(op.shape) &&
+        (program.dotK == 0 || !takesDotOperands(op.kind)))
+      return bad("a dot operand's shape, without dot_k or for this kind");
     for (int operand : op.operands) {
       if (operand < 0 || operand >= static_cast<int>(index) ||
           !program.ops[operand].hasResult())
@@ -135,6 +177,17 @@ std::string smith::verifyProgram(const Program &program) {
              operand(i).type == op.type;
     };
     auto expect = [&](size_t count) { return op.operands.size() == count; };
+    // A dot of operands lhs and rhs, of one float type, into an f32 tile,
+    // with an input_precision only for f32.
+    auto isDotProduct = [&](unsigned lhs, unsigned rhs) {
+      return isFloat(lhs) && isFloat(rhs) && operand(lhs).shape == Shape::Lhs &&
+             operand(rhs).shape == Shape::Rhs &&
+             operand(lhs).type == operand(rhs).type &&
+             !isInteger(operand(lhs).type) && op.shape == Shape::Tile &&
+             op.type == ElementType::F32 &&
+             (op.precision == DotPrecision::Default ||
+              operand(lhs).type == ElementType::F32);
+    };
     switch (op.kind) {
     case OpKind::Load:
     case OpKind::Store: {
@@ -244,6 +297,8 @@ std::string smith::verifyProgram(const Program &program) {
     case OpKind::Reduce: {
       if (!expect(1) || !isFloat(0) || operand(0).type != op.type)
         return bad("reduces a value of another type");
+      if (op.reduce == ReduceFn::Dot || isDotOperand(operand(0).shape))
+        return bad("a reduction of a dot operand, or by a dot");
       Shape from = operand(0).shape;
       bool ok = false;
       if (from == Shape::Tile && program.rank == 2)
@@ -256,11 +311,21 @@ std::string smith::verifyProgram(const Program &program) {
       break;
     }
     case OpKind::Accumulate:
-      if (!expect(1) || !sameAsResult(0) || op.phase != 1)
+      if (op.reduce == ReduceFn::Dot) {
+        if (!expect(2) || op.phase != 1 || !isDotProduct(0, 1))
+          return bad("accumulates a dot of the wrong operands");
+      } else if (!expect(1) || !sameAsResult(0) || op.phase != 1) {
         return bad("accumulates a value of another shape or type");
+      }
       if (!isRepresentable(op.value, op.type) && op.value != 0 &&
           !(std::isinf(op.value) && op.reduce == ReduceFn::Max))
         return bad("start value not representable");
+      break;
+    case OpKind::Dot:
+      if (!expect(3) || !isDotProduct(0, 1) || !isFloat(2) ||
+          operand(2).shape != Shape::Tile ||
+          operand(2).type != ElementType::F32)
+        return bad("operands are not an lhs, an rhs and an f32 tile");
       break;
     case OpKind::Expand: {
       if (!expect(1) || !isFloat(0) || operand(0).type != op.type)
@@ -268,7 +333,8 @@ std::string smith::verifyProgram(const Program &program) {
       Shape from = operand(0).shape;
       bool ok = from == Shape::Scalar
                     ? op.shape != Shape::Scalar
-                    : from != Shape::Tile && op.shape == Shape::Tile;
+                    : from != Shape::Tile && !isDotOperand(from) &&
+                          op.shape == Shape::Tile;
       if (!ok)
         return bad("expansion between these shapes");
       if (op.expand == ExpandStyle::ViaVector &&

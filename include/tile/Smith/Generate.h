@@ -9,8 +9,8 @@
 // over all lanes, masked ones included) and picks operations that keep
 // floats finite and well away from the edges of their functions' domains:
 // exp of at most 8, logs and reciprocal square roots of at least 1/8,
-// divisors at least 1/4 from zero, magnitudes below 4096, so that f16 never
-// overflows. Comparisons, floor and ceil mostly see exact values (loaded,
+// divisors at least 1/4 from zero, magnitudes below 4096 (a dot's K
+// products included), so that f16 never overflows. Comparisons, floor and ceil mostly see exact values (loaded,
 // constant, or computed without rounding), whose outcome does not depend on
 // how an implementation rounds; the reference (utils/tile_smith_ref.py)
 // treats the remaining lanes whose outcome rounding can change as

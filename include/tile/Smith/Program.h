@@ -14,7 +14,8 @@
 // input buffers (masked where a block overhangs the data, and where a mask
 // cuts the tile further), computes on them (elementwise arith and math
 // operations, tile.exp, reductions along either axis, splats, broadcasts,
-// expand_dims, selects, casts between f32, f16 and bf16), and stores tiles
+// expand_dims, selects, casts between f32, f16 and bf16, matrix products of
+// operand tiles with tile.dot), and stores tiles
 // into its output buffers under masks. Every block writes elements of its
 // own, so the result does not depend on the order in which blocks run.
 //
@@ -29,19 +30,30 @@
 //
 // Values have one of four shapes relative to a block (`Shape`): the block's
 // tile, one element per row or per column of it (what a reduction along an
-// axis leaves), or a scalar. A buffer holds values of one shape, indexed by
-// a row and a column index:
+// axis leaves), or a scalar; or, in rank 2, one of the two operands of a
+// matrix product (tile.dot) whose result is the block's tile: Lhs, BM x K,
+// and Rhs, K x BN, where K (`dotK`, a power of two) is the program's. A
+// buffer holds values of one shape, indexed by a row and a column index:
 //
 //   shape    row index i        column index j     elements
 //   Tile     row r (0..M-1)     column c (0..N-1)  M x N
 //   Rows     row r              column block bj    M x NBN
 //   Cols     row block bi       column c           NBM x N
 //   Scalar   row block bi       column block bj    NBM x NBN
+//   Lhs      row r              bj * K + k         M x (NBN * K)
+//   Rhs      bj * K + k         c - bj * BN        (NBN * K) x BN
 //
 // at element offset + i * rowStride + j * colStride of the buffer (rank 1
 // has no rows: i is 0, and there are no Rows or Cols values). A buffer is
 // row-major (colStride is its inner stride, rowStride spans a row and a
 // pad) or column-major (the other way round).
+//
+// In the operands, k runs over 0..K-1 within the block, and an Rhs's
+// columns are the block's own (0..BN-1, the same for every block). Column
+// block bj reads its own slice of K from both operands, so a column loop that
+// adds up the blocks' products walks K as a matrix multiply's K loop does,
+// giving the row block's tile of A[rows, :] @ B. A column-major operand
+// buffer holds the operand transposed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,7 +86,16 @@ enum class Shape {
   Cols,
   /// One value per block.
   Scalar,
+  /// The left operand of a dot: BM x K (rank 2 only).
+  Lhs,
+  /// The right operand of a dot: K x BN (rank 2 only).
+  Rhs,
 };
+
+/// Whether a shape is one of a dot's operands (Lhs, Rhs).
+inline bool isDotOperand(Shape shape) {
+  return shape == Shape::Lhs || shape == Shape::Rhs;
+}
 
 /// How programs map to blocks.
 enum class GridKind {
@@ -175,8 +196,19 @@ enum class BinaryFn {
   MinUI,
 };
 
-/// tile.reduce's kinds.
-enum class ReduceFn { Sum, Max };
+/// tile.reduce's kinds; Accumulate's, which add Dot: tile.dot of two
+/// operands onto the iter_arg.
+enum class ReduceFn { Sum, Max, Dot };
+
+/// How a dot multiplies f32 inputs (f16 and bf16 are multiplied exactly).
+enum class DotPrecision {
+  /// No input_precision: TF32, tile.dot's default.
+  Default,
+  /// input_precision = tf32
+  TF32,
+  /// input_precision = ieee
+  IEEE,
+};
 
 /// arith.cmpf predicates the generator uses.
 enum class Predicate { OLT, OLE, OGT, OGE, UNE, ULT };
@@ -242,8 +274,13 @@ enum class OpKind {
   /// A value widened to a larger shape (splat, expand_dims + broadcast).
   Expand,
   /// The sum or maximum (`reduce`) of a phase-0 value over the column
-  /// blocks, starting from `value`: an iter_arg of the column loop.
+  /// blocks, starting from `value`: an iter_arg of the column loop. With
+  /// reduce = Dot, the operands are a phase-0 Lhs and Rhs, and each column
+  /// block adds their product (tile.dot onto the iter_arg, an f32 tile).
   Accumulate,
+  /// tile.dot: operands Lhs, Rhs (f16, bf16 or f32, the same) and an f32
+  /// tile; an f32 tile.
+  Dot,
   /// A store into an output buffer (no result).
   Store,
 };
@@ -312,6 +349,8 @@ struct Op {
   bool hasOther = false;
   /// Reduce: the axis.
   int axis = 0;
+  /// Dot, and Accumulate with reduce = Dot: how f32 inputs are multiplied.
+  DotPrecision precision = DotPrecision::Default;
   /// With a column loop: 0 inside it (per block), 1 after it (per row
   /// block).
   int phase = 0;
@@ -345,6 +384,9 @@ struct Program {
   int64_t innerStages = 0;
   /// Some input elements are inf, -inf or NaN.
   bool specials = false;
+  /// K, the inner dimension of dots (Lhs and Rhs values): a power of two,
+  /// 0 in a program without them.
+  int64_t dotK = 0;
   std::vector<Buffer> buffers;
   std::vector<Mask> masks;
   std::vector<Op> ops;
@@ -425,6 +467,7 @@ llvm::StringRef getName(Addressing addressing);
 llvm::StringRef getName(UnaryFn fn);
 llvm::StringRef getName(BinaryFn fn);
 llvm::StringRef getName(ReduceFn fn);
+llvm::StringRef getName(DotPrecision precision);
 llvm::StringRef getName(Predicate predicate);
 llvm::StringRef getName(IntPredicate predicate);
 llvm::StringRef getName(IndexCond cond);
