@@ -48,7 +48,8 @@ static std::string prepareKey(const tile_prepare_options &options,
     if (arg.is_buffer)
       os << "@" << getAlignment(arg.value);
     else if (!isFloatDataType(static_cast<DataType>(arg.dtype)))
-      os << "%" << getAlignment(getScalar(arg).getSExtValue());
+      os << "%" << getAlignment(getScalar(arg).getSExtValue())
+         << (getScalar(arg).getSExtValue() == 1 ? "=1" : "");
   }
   return key;
 }

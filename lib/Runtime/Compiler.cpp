@@ -86,6 +86,8 @@ std::string KernelSpecialization::str() const {
   for (auto [index, value] : llvm::enumerate(divisibility))
     if (value > 1)
       entries.push_back(std::to_string(index) + ":" + std::to_string(value));
+  for (unsigned index : ones)
+    entries.push_back(std::to_string(index) + ":=1");
   return llvm::join(entries, ",");
 }
 
@@ -109,6 +111,8 @@ mlir::tile::specializeArguments(FuncOp kernel, llvm::ArrayRef<KernelArg> args) {
       std::string broken = checkIntegerArgument(kernel, index, value);
       if (!broken.empty())
         return llvm::createStringError(broken);
+      if (value == 1)
+        result.ones.push_back(index);
       uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : value;
       divisibility = magnitude == 0
                          ? 16
@@ -266,6 +270,7 @@ mlir::tile::compileKernel(FuncOp kernel,
       if (value > 1)
         hints.divisibility.push_back(std::to_string(index) + ":" +
                                      std::to_string(value));
+    hints.ones = llvm::to_vector(specialization.ones);
     pm.addPass(createTileSpecializeArguments(hints));
   }
   TileToPTXOptions pipeline;

@@ -88,15 +88,20 @@ struct KernelSpecialization {
   /// two; bytes for a pointer), or 0 for none. Shorter than the parameter
   /// list means no promise for the rest.
   llvm::SmallVector<int64_t> divisibility;
+  /// The integer parameters whose argument is 1 (Triton's specialization of
+  /// unit strides): the kernel is compiled with the constant 1 in their
+  /// place.
+  llvm::SmallVector<unsigned> ones;
 
-  /// "0:16,1:16,3:16": the tile-specialize-arguments option, and the form
-  /// in the cache key.
+  /// "0:16,1:16,3:16,4:=1": the divisibilities (tile-specialize-arguments'
+  /// option) and the ones, the form in the cache key.
   std::string str() const;
 };
 
 /// Triton's specialization for a launch with `args` (one per parameter, of
 /// the right types): 16 for each buffer; for each i32 or i64 argument the
-/// largest power of two up to 16 dividing it (16 for 0), if more than 1.
+/// largest power of two up to 16 dividing it (16 for 0), if more than 1,
+/// and whether it is 1.
 /// A hint the kernel already carries is kept when larger; an integer
 /// argument that breaks such a hint is an error.
 llvm::Expected<KernelSpecialization>

@@ -72,12 +72,9 @@ static SmallVector<Value> fromWords(OpBuilder &b, Location loc,
   return unpackVector(b, loc, group);
 }
 
-/// A predicated load of `width` elements at `address` (i64), filling the
-/// result with `other` (or zeros) where `pred` is false.
-static SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc,
-                                             Value address, Value pred,
-                                             ArrayRef<Value> other,
-                                             Type elementType, int64_t width) {
+SmallVector<Value> mlir::tilegpu::emitPredicatedLoad(
+    OpBuilder &b, Location loc, Value address, Value pred,
+    ArrayRef<Value> other, Type elementType, int64_t width) {
   WordLayout words(elementType.getIntOrFloatBitWidth(), width);
   Type wordType = b.getIntegerType(words.wordBits);
   SmallVector<Value> otherWords;

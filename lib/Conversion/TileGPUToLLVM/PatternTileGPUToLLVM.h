@@ -39,6 +39,9 @@ struct LoweringInfo {
   /// The operations with scratch that need a barrier after reading it, before
   /// they run again (see TileGPUToLLVM.cpp).
   llvm::DenseSet<Operation *> trailingBarrier;
+  /// Byte offset of each tilegpu.local_alloc's buffer, in the same global
+  /// as the scratch (after it).
+  DenseMap<Operation *, int64_t> bufferOffset;
   /// Shared-memory global of each kernel (by kernel name).
   llvm::StringMap<std::string> sharedGlobal;
   /// Warps per block of each kernel (by kernel name).
@@ -80,6 +83,9 @@ void populateConvertLayoutOpToLLVMPatterns(LLVMTypeConverter &converter,
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  const LoweringInfo &info);
+void populateSharedMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const LoweringInfo &info);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);
@@ -130,6 +136,12 @@ Value packVector(OpBuilder &b, Location loc, Type vectorType,
 Value getSharedAddress(OpBuilder &b, Location loc, Operation *op,
                        const LoweringInfo &info, Value byteOffset);
 
+/// A predicated load of `width` elements at `address` (i64), filling the
+/// result with `other` (or zeros) where `pred` is false.
+SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc,
+                                      Value address, Value pred,
+                                      ArrayRef<Value> other, Type elementType,
+                                      int64_t width);
 /// Layout bits of a tile type; the lowering only sees types that verified.
 LayoutBits getBits(Type type);
 

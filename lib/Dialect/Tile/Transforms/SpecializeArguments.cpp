@@ -4,6 +4,7 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -57,6 +58,27 @@ struct TileSpecializeArgumentsPass
         }
         func.setArgAttr(index, TileDialect::getDivisibilityAttrName(),
                         builder.getI64IntegerAttr(divisor));
+      }
+      for (unsigned index : ones) {
+        if (index >= func.getNumArguments()) {
+          func.emitError() << "tile-specialize-arguments: kernel '"
+                           << func.getSymName() << "' has no argument "
+                           << index;
+          return signalPassFailure();
+        }
+        BlockArgument arg = func.getArgument(index);
+        auto type = dyn_cast<IntegerType>(arg.getType());
+        if (!type || type.getWidth() < 8) {
+          func.emitError() << "tile-specialize-arguments: argument " << index
+                           << " of kernel '" << func.getSymName() << "' is "
+                           << arg.getType()
+                           << "; only integers can be known to equal 1";
+          return signalPassFailure();
+        }
+        OpBuilder at = OpBuilder::atBlockBegin(&func.getBody().front());
+        Value one = arith::ConstantOp::create(at, func.getLoc(), type,
+                                              builder.getIntegerAttr(type, 1));
+        arg.replaceAllUsesWith(one);
       }
     }
   }

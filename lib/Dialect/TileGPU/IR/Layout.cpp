@@ -197,7 +197,11 @@ FailureOr<LayoutBits> mlir::tilegpu::getLayoutBits(RankedTensorType type) {
     SmallVector<int64_t> parentShape(type.getShape());
     int dim = slice.getDim();
     parentShape.insert(parentShape.begin() + dim, 1);
-    LayoutBits bits = getBlockedBits(slice.getParent(), parentShape);
+    FailureOr<LayoutBits> parentBits = getLayoutBits(RankedTensorType::get(
+        parentShape, type.getElementType(), slice.getParent()));
+    if (failed(parentBits))
+      return failure();
+    LayoutBits bits = std::move(*parentBits);
     bits.shape.assign(type.getShape().begin(), type.getShape().end());
     for (auto *list : {&bits.reg, &bits.lane, &bits.warp})
       for (LayoutBit &bit : *list)
@@ -222,7 +226,7 @@ std::optional<unsigned> mlir::tilegpu::getLayoutNumWarps(Attribute layout) {
   if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(layout))
     return blocked.getNumWarps();
   if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
-    return slice.getParent().getNumWarps();
+    return getLayoutNumWarps(slice.getParent());
   if (auto mma = dyn_cast_or_null<MmaEncodingAttr>(layout))
     return mma.getNumWarps();
   if (auto operand = dyn_cast_or_null<DotOperandEncodingAttr>(layout))

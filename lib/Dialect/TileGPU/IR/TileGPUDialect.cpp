@@ -46,6 +46,10 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
       os << "dot_op";
       return AliasResult::FinalAlias;
     }
+    if (isa<SharedEncodingAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -53,6 +57,7 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
 
 void TileGPUDialect::initialize() {
   registerAttributes();
+  registerTypes();
   addInterfaces<TileGPUOpAsmInterface>();
   addOperations<
 #define GET_OP_LIST
@@ -146,20 +151,34 @@ LogicalResult BlockedEncodingAttr::verifyEncoding(
 
 LogicalResult
 SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          unsigned dim, BlockedEncodingAttr parent) {
-  if (dim >= parent.getRank())
+                          unsigned dim, Attribute parent) {
+  unsigned rank;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(parent))
+    rank = blocked.getRank();
+  else if (isa<MmaEncodingAttr>(parent))
+    rank = 2;
+  else
+    return emitError() << "a slice's parent is a blocked or an mma layout, "
+                          "not "
+                       << parent;
+  if (dim >= rank)
     return emitError() << "slice dimension " << dim
-                       << " is out of range for a rank-" << parent.getRank()
-                       << " parent";
+                       << " is out of range for a rank-" << rank << " parent";
   return success();
+}
+
+unsigned SliceEncodingAttr::getParentRank() const {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent()))
+    return blocked.getRank();
+  return 2;
 }
 
 LogicalResult SliceEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
-  if (shape.size() + 1 != getParent().getRank())
-    return emitError() << "a slice of a rank-" << getParent().getRank()
-                       << " layout lays out rank-" << getParent().getRank() - 1
+  if (shape.size() + 1 != getParentRank())
+    return emitError() << "a slice of a rank-" << getParentRank()
+                       << " layout lays out rank-" << getParentRank() - 1
                        << " tiles, not rank-" << shape.size();
   return verifyPowerOfTwoShape(shape, emitError);
 }

@@ -8,19 +8,22 @@
 // conversions that meet. A value a loop carries from one iteration to the
 // next is carried in the layout its uses convert it to, when it comes back
 // in that layout too (tile.dot's accumulator): the conversions then happen
-// once, around the loop, rather than twice in every iteration.
+// once, around the loop, rather than twice in every iteration. A tile.store
+// of a converted matrix-product result stores from the result's own layout.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tilegpu {
@@ -111,6 +114,210 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// convert(broadcast(x)) -> broadcast(convert(x)), and
+/// convert(expand_dims(x)) -> expand_dims(convert(x)) with x converted to the
+/// slice of the target layout: the smaller tile moves, or none at all once
+/// the conversion reaches a range or a splat.
+struct HoistThroughShapeOps : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    Operation *src = convert.getSrc().getDefiningOp();
+    Attribute layout = convert.getType().getEncoding();
+    if (!isa<BlockedEncodingAttr, MmaEncodingAttr>(layout))
+      return failure();
+    if (auto broadcast = dyn_cast_or_null<tile::BroadcastOp>(src)) {
+      rewriter.setInsertionPoint(broadcast);
+      Value moved = ConvertLayoutOp::create(
+          rewriter, convert.getLoc(),
+          withLayout(broadcast.getSrc().getType(), layout), broadcast.getSrc());
+      rewriter.replaceOpWithNewOp<tile::BroadcastOp>(convert, convert.getType(),
+                                                     moved);
+      return success();
+    }
+    auto expand = dyn_cast_or_null<tile::ExpandDimsOp>(src);
+    if (!expand)
+      return failure();
+    rewriter.setInsertionPoint(expand);
+    auto slice = SliceEncodingAttr::get(getContext(), expand.getAxis(), layout);
+    Value moved = ConvertLayoutOp::create(
+        rewriter, convert.getLoc(),
+        withLayout(expand.getSrc().getType(), slice), expand.getSrc());
+    rewriter.replaceOpWithNewOp<tile::ExpandDimsOp>(convert, convert.getType(),
+                                                    moved, expand.getAxis());
+    return success();
+  }
+};
+
+/// convert(x) -> x computed again in the target layout, when x is made from
+/// values free in any layout (ranges, splats, constants, scalars) by pure
+/// operations that work in any layout: elementwise ones, tile.addptr,
+/// tile.broadcast and tile.expand_dims (whose source then takes the slice of
+/// the target layout). Integer arithmetic on addresses and masks costs a
+/// few instructions; the conversion a round trip through shared memory.
+class RematerializeSlice : public OpRewritePattern<ConvertLayoutOp> {
+public:
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    Attribute layout = convert.getType().getEncoding();
+    Operation *src = convert.getSrc().getDefiningOp();
+    // What the other patterns do in one step is left to them.
+    if (!src || isFreeInAnyLayout(convert.getSrc()) ||
+        !isa<BlockedEncodingAttr, MmaEncodingAttr, SliceEncodingAttr>(layout))
+      return failure();
+    unsigned budget = kMaxOps;
+    DenseSet<std::pair<Value, Attribute>> seen;
+    if (!canRemat(convert.getSrc(), layout, budget, seen))
+      return failure();
+    DenseMap<std::pair<Value, Attribute>, Value> made;
+    rewriter.setInsertionPoint(convert);
+    rewriter.replaceOp(convert,
+                       remat(rewriter, convert.getSrc(), layout, made));
+    return success();
+  }
+
+private:
+  /// The most operations one conversion is worth.
+  static constexpr unsigned kMaxOps = 48;
+
+  /// The layout operand `index` of `op` takes for `op`'s result to be in
+  /// `layout`.
+  static Attribute operandLayout(Operation *op, Attribute layout) {
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
+      return SliceEncodingAttr::get(op->getContext(), expand.getAxis(), layout);
+    return layout;
+  }
+
+  static bool isRematerializable(Operation *op) {
+    if (op->getNumResults() != 1 || op->getNumRegions() ||
+        !isMemoryEffectFree(op))
+      return false;
+    return op->hasTrait<OpTrait::Elementwise>() ||
+           isa<tile::AddPtrOp, tile::BroadcastOp, tile::ExpandDimsOp,
+               tile::SplatOp, tile::RangeOp, arith::ConstantOp>(op);
+  }
+
+  bool canRemat(Value value, Attribute layout, unsigned &budget,
+                DenseSet<std::pair<Value, Attribute>> &seen) const {
+    if (!isa<RankedTensorType>(value.getType()) ||
+        !seen.insert({value, layout}).second)
+      return true;
+    Operation *op = value.getDefiningOp();
+    if (!op || budget == 0)
+      return false;
+    --budget;
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      return isa<SplatElementsAttr>(constant.getValue());
+    if (isa<ConvertLayoutOp>(op))
+      return true;
+    if (isa<tile::ExpandDimsOp>(op) &&
+        !isa<BlockedEncodingAttr, MmaEncodingAttr>(layout))
+      return false;
+    if (!isRematerializable(op))
+      return false;
+    Attribute inner = operandLayout(op, layout);
+    return llvm::all_of(op->getOperands(), [&](Value operand) {
+      return canRemat(operand, inner, budget, seen);
+    });
+  }
+
+  Value remat(PatternRewriter &rewriter, Value value, Attribute layout,
+              DenseMap<std::pair<Value, Attribute>, Value> &made) const {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return value;
+    if (type.getEncoding() == layout)
+      return value;
+    if (Value done = made.lookup({value, layout}))
+      return done;
+    Operation *op = value.getDefiningOp();
+    Value result;
+    if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+      result = ConvertLayoutOp::create(
+          rewriter, op->getLoc(), withLayout(type, layout), convert.getSrc());
+    } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto splat = cast<SplatElementsAttr>(constant.getValue());
+      auto newType = withLayout(type, layout);
+      result = arith::ConstantOp::create(rewriter, op->getLoc(), newType,
+                                         splat.reshape(newType));
+    } else {
+      Attribute inner = operandLayout(op, layout);
+      IRMapping mapping;
+      for (Value operand : op->getOperands())
+        mapping.map(operand, remat(rewriter, operand, inner, made));
+      Operation *clone = rewriter.clone(*op, mapping);
+      clone->getResult(0).setType(withLayout(type, layout));
+      result = clone->getResult(0);
+    }
+    made[{value, layout}] = result;
+    return result;
+  }
+};
+
+/// tile.store of a value converted from layout L (directly, or through
+/// one-operand elementwise ops such as a cast, each used once): stored in L
+/// instead, its pointers and mask converted to L. The accumulator of a
+/// matrix product is stored straight from the registers of its #mma layout,
+/// and the conversions of the pointers move up to where they are free.
+struct StoreInSourceLayout : OpRewritePattern<tile::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::StoreOp store,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
+    if (!type)
+      return failure();
+    // The chain from the conversion to the stored value.
+    SmallVector<Operation *> chain;
+    Value value = store.getValue();
+    ConvertLayoutOp convert;
+    while (Operation *op = value.getDefiningOp()) {
+      if ((convert = dyn_cast<ConvertLayoutOp>(op)))
+        break;
+      if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
+          !op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() ||
+          !op->hasOneUse() || !isa<RankedTensorType>(op->getOperandTypes()[0]))
+        return failure();
+      chain.push_back(op);
+      value = op->getOperand(0);
+    }
+    if (!convert || !convert->hasOneUse())
+      return failure();
+    Attribute layout = convert.getSrc().getType().getEncoding();
+    if (!isa_and_present<MmaEncodingAttr>(layout))
+      return failure();
+
+    rewriter.setInsertionPoint(store);
+    Value moved = convert.getSrc();
+    for (Operation *op : llvm::reverse(chain)) {
+      IRMapping mapping;
+      mapping.map(op->getOperand(0), moved);
+      Operation *clone = rewriter.clone(*op, mapping);
+      clone->getResult(0).setType(
+          withLayout(op->getResult(0).getType(), layout));
+      moved = clone->getResult(0);
+    }
+    auto inLayout = [&](Value tile) -> Value {
+      if (!tile)
+        return tile;
+      return ConvertLayoutOp::create(rewriter, store.getLoc(),
+                                     withLayout(tile.getType(), layout), tile);
+    };
+    Value ptr = inLayout(store.getPtr());
+    Value mask = inLayout(store.getMask());
+    rewriter.modifyOpInPlace(store, [&] {
+      store.getPtrMutable().assign(ptr);
+      store.getValueMutable().assign(moved);
+      if (mask)
+        store.getMaskMutable().assign(mask);
+    });
+    for (Operation *op : chain)
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// An scf.for iter_arg whose every use in the body converts it to one layout
 /// L, and whose yielded value is a conversion from L: carried in L, its
 /// initial value converted before the loop and its result after it.
@@ -166,6 +373,7 @@ struct TileGPURemoveLayoutConversionsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeInTargetLayout, HoistThroughElementwise,
+                 HoistThroughShapeOps, RematerializeSlice, StoreInSourceLayout,
                  CarryInConvertedLayout>(&getContext());
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -104,12 +104,12 @@ tile.func @constant(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32}
 
 // A loop-carried accumulator that every iteration converts to the mma layout
 // and back is carried in the mma layout: one conversion before the loop (of a
-// splat constant, so none at all) and one after it.
+// splat constant, so none at all), and none after it: the store takes the
+// mma layout, its pointers made in it.
 #blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 #mma = #tilegpu.mma<{warpsPerCTA = [1, 1]}>
 #opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
 #opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
-// CHECK-DAG: #[[BLK:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8]
 // CHECK-DAG: #[[MMA:.*]] = #tilegpu.mma<{warpsPerCTA = [1, 1]}>
 // CHECK-LABEL: tile.func @carried
 // CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<16x8xf32, #[[MMA]]>
@@ -117,7 +117,9 @@ tile.func @constant(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32}
 // CHECK-NOT: tilegpu.convert_layout
 // CHECK: %[[NEXT:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[ACC]]
 // CHECK: scf.yield %[[NEXT]] : tensor<16x8xf32, #[[MMA]]>
-// CHECK: tilegpu.convert_layout %[[R]] : tensor<16x8xf32, #[[MMA]]> -> tensor<16x8xf32, #[[BLK]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[PS:.*]] = tile.splat %{{.*}} : !tile.ptr<f32> -> tensor<16x8x!tile.ptr<f32>, #[[MMA]]>
+// CHECK: tile.store %[[PS]], %[[R]] : tensor<16x8x!tile.ptr<f32>, #[[MMA]]>
 tile.func @carried(%n: i32, %h: f16, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -132,5 +134,60 @@ tile.func @carried(%n: i32, %h: f16, %p: !tile.ptr<f32>) attributes {tilegpu.num
   }
   %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x8x!tile.ptr<f32>, #blk>
   tile.store %ps, %r : tensor<16x8x!tile.ptr<f32>, #blk>
+  tile.return
+}
+
+// -----
+
+// The epilogue of a matrix product: the result is cast and stored. The
+// store moves to the mma layout with the cast, and the addresses and the
+// mask are computed again in it, down to the ranges (their 1-D parts in
+// slices of the mma layout): no conversion is left.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+// CHECK-DAG: #[[MMA:.*]] = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+// CHECK-DAG: #[[ROWS:.*]] = #tilegpu.slice<{dim = 1, parent = #[[MMA]]}>
+// CHECK-LABEL: tile.func @epilogue
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.range 0, 64 : tensor<64xi32, #[[ROWS]]>
+// CHECK: tile.expand_dims %{{.*}} axis 1 : tensor<64xi32, #[[ROWS]]> -> tensor<64x1xi32, #[[MMA]]>
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[MMA]]> to tensor<64x64xf16, #[[MMA]]>
+// CHECK: tile.store %{{.*}}, %[[H]], %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[MMA]]>
+tile.func @epilogue(%x: f32, %p: !tile.ptr<f16>, %m: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %acc = tile.splat %x : f32 -> tensor<64x64xf32, #mma>
+  %rows = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blk}>>
+  %cols = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blk}>>
+  %r1 = tile.expand_dims %rows axis 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<64x1xi32, #blk>
+  %c1 = tile.expand_dims %cols axis 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blk}>> -> tensor<1x64xi32, #blk>
+  %r = tile.broadcast %r1 : tensor<64x1xi32, #blk> -> tensor<64x64xi32, #blk>
+  %c = tile.broadcast %c1 : tensor<1x64xi32, #blk> -> tensor<64x64xi32, #blk>
+  %stride = arith.constant dense<64> : tensor<64x64xi32, #blk>
+  %rs = arith.muli %r, %stride : tensor<64x64xi32, #blk>
+  %off = arith.addi %rs, %c : tensor<64x64xi32, #blk>
+  %base = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blk>
+  %ptrs = tile.addptr %base, %off : tensor<64x64x!tile.ptr<f16>, #blk>, tensor<64x64xi32, #blk>
+  %ms = tile.splat %m : i32 -> tensor<64x64xi32, #blk>
+  %ok = arith.cmpi slt, %r, %ms : tensor<64x64xi32, #blk>
+  %acc_blk = tilegpu.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blk>
+  %h = arith.truncf %acc_blk : tensor<64x64xf32, #blk> to tensor<64x64xf16, #blk>
+  tile.store %ptrs, %h, %ok : tensor<64x64x!tile.ptr<f16>, #blk>
+  tile.return
+}
+
+// -----
+
+// A conversion of a value loaded from memory is not computed again: the
+// load stays, and so does the conversion.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blk2 = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tile.func @loaded
+// CHECK: tile.load
+// CHECK: tilegpu.convert_layout
+tile.func @loaded(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %base = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #blk>
+  %x = tile.load %base : tensor<64x64x!tile.ptr<f32>, #blk>
+  %y = tilegpu.convert_layout %x : tensor<64x64xf32, #blk> -> tensor<64x64xf32, #blk2>
+  %base2 = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #blk2>
+  tile.store %base2, %y : tensor<64x64x!tile.ptr<f32>, #blk2>
   tile.return
 }

@@ -22,10 +22,22 @@ def TileSpecializeArguments
     Each entry is `ARGUMENT:DIVISIBILITY`, the argument's index and a power
     of two (bytes, for a pointer). A hint already on the argument is
     replaced.
+
+    Integer arguments listed in `ones` are known to equal 1, as Triton
+    specializes integers equal to 1: their uses become the constant 1, so a
+    unit stride folds away and the axis analysis sees contiguous addresses
+    (`a + i * stride` with `stride = 1`). The argument stays in the
+    signature.
+
+    ```
+    tile-opt --tile-specialize-arguments="divisibility=0:16 ones=4,6" ...
+    ```
   }];
   let options = [
     ListOption<"divisibility", "divisibility", "std::string",
                "ARGUMENT:DIVISIBILITY pairs">,
+    ListOption<"ones", "ones", "unsigned",
+               "integer arguments known to equal 1">,
   ];
 }
 

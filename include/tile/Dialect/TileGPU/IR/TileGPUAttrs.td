@@ -62,14 +62,20 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
     in layout `parent`: each element is held by the threads that held the
     slice of the parent it was reduced from. The lanes and warps that
     spread the parent along `dim` now hold copies of the same elements.
+    The parent is a `#blocked` or an `#mma` layout (the rows and columns of
+    a matrix product's result, for its epilogue's addresses and masks).
 
     ```mlir
     tensor<4xf32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
     ```
   }];
-  let parameters = (ins "unsigned":$dim, "BlockedEncodingAttr":$parent);
+  let parameters = (ins "unsigned":$dim, "Attribute":$parent);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The rank of the parent's tiles, one more than the slice's.
+    unsigned getParentRank() const;
+  }];
 }
 
 def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma",
@@ -128,6 +134,38 @@ def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding",
   }];
   let parameters = (ins "unsigned":$opIdx, "Attribute":$parent);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
+  let summary = "Where each element of a tile lives in shared memory";
+  let description = [{
+    The byte layout of a `!tilegpu.memdesc`, Triton's `#swizzled_shared`:
+    rows along `order[1]`, each row of `C` elements contiguous along
+    `order[0]`, and within a row, groups of `vec` elements (16 bytes)
+    permuted by XOR with the row's phase, which changes every `perPhase`
+    rows and takes `maxPhase` values. The element at (row `r`, column `c`)
+    is at
+
+        r * C + ((c / vec) ^ ((r / perPhase) % maxPhase)) * vec + c % vec
+
+    The map is linear in the bits of the coordinates (over XOR), as the
+    register layouts are, so an address is a thread's part XOR a register's
+    part. The swizzle spreads the 8 rows of 16 bytes that one `ldmatrix`
+    phase (or one quarter-warp of 16-byte `cp.async` writes) touches over 8
+    different groups of banks: no bank conflicts. `perPhase = 1` with
+    `maxPhase = 1` is the plain row-major layout.
+
+    ```mlir
+    #tilegpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,`
+            `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
+  }];
   let genVerifyDecl = 1;
 }
 

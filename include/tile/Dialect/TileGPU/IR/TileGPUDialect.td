@@ -29,6 +29,7 @@ def TileGPU_Dialect : Dialect {
     the model.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasConstantMaterializer = 1;
 
@@ -42,6 +43,7 @@ def TileGPU_Dialect : Dialect {
     }
 
     void registerAttributes();
+    void registerTypes();
   }];
 }
 

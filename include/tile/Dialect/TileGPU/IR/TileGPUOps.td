@@ -5,6 +5,7 @@
 
 include "tile/Dialect/TileGPU/IR/TileGPUDialect.td"
 include "tile/Dialect/TileGPU/IR/TileGPUAttrs.td"
+include "tile/Dialect/TileGPU/IR/TileGPUTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -28,6 +29,136 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MemDesc : Type<CPred<"::llvm::isa<::mlir::tilegpu::MemDescType>($_self)">,
+                           "a tile in shared memory", "::mlir::tilegpu::MemDescType">;
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
+    [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A buffer of shared memory for the kernel's lifetime";
+  let description = [{
+    Reserves the bytes of `result` in the block's shared memory. The
+    lowering gives each allocation its own range; its contents are
+    undefined until written.
+
+    ```mlir
+    %buf = tilegpu.local_alloc : !tilegpu.memdesc<3x128x32xf16, #shared>
+    ```
+  }];
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "One buffer of a ring of shared-memory buffers";
+  let description = [{
+    Buffer `index` (counted from 0) along the leading dimension of `src`:
+    the result has the rest of the shape, the element type and the layout
+    of `src`. An index out of range is undefined behaviour.
+
+    ```mlir
+    %stage = tilegpu.memdesc_index %buf[%i]
+        : !tilegpu.memdesc<3x128x32xf16, #shared>
+        -> !tilegpu.memdesc<128x32xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src, I32:$index);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy"> {
+  let summary = "Starts copying a tile from global to shared memory";
+  let description = [{
+    Each thread copies the elements the layout of `ptr` gives it from their
+    addresses into `dst`, with `cp.async` (sm_80 and later) in pieces of up
+    to 16 bytes; where `mask` is false the element becomes 0 and its
+    address is not read. The copy is asynchronous: it belongs to the
+    thread's group that the next `tilegpu.async_commit_group` closes, and
+    its bytes can be read once a `tilegpu.async_wait` has waited for that
+    group. Pieces the hardware cannot copy asynchronously (under 4 bytes)
+    are loaded and stored by the thread at once.
+
+    ```mlir
+    tilegpu.async_copy %ptrs, %stage mask %ok
+        : tensor<128x32x!tile.ptr<f16>, #blocked>,
+          !tilegpu.memdesc<128x32xf16, #shared>, tensor<128x32xi1, #blocked>
+    ```
+  }];
+  let arguments = (ins Arg<AnyRankedTensor, "", [MemRead]>:$ptr,
+                       Arg<TileGPU_MemDesc, "", [MemWrite]>:$dst,
+                       Optional<AnyRankedTensor>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`mask` $mask^)? attr-dict `:` type($ptr) `,`
+    qualified(type($dst)) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Closes the thread's group of asynchronous copies";
+  let description = [{
+    The `tilegpu.async_copy` operations the thread started since the last
+    commit form one group (`cp.async.commit_group`), which
+    `tilegpu.async_wait` counts.
+
+    ```mlir
+    tilegpu.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for all but the latest groups of copies, then syncs";
+  let description = [{
+    Waits until at most `pending` of the thread's committed groups of
+    copies are still in flight (`cp.async.wait_group`), then meets the
+    block's other threads at a barrier, so that every thread's copies of
+    the older groups are visible to all of them, and every thread has
+    finished reading what the buffers held before (the one barrier per
+    stage of a pipelined loop).
+
+    ```mlir
+    tilegpu.async_wait {pending = 2 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load"> {
+  let summary = "Loads a tile from shared memory into registers";
+  let description = [{
+    Each thread reads the elements its result's layout gives it. Into a
+    `#dot_operand` layout of an `#mma` parent whose fragments match the
+    buffer's rows, the lowering uses `ldmatrix` (`.trans` where the buffer
+    is contiguous along the other dimension); otherwise one load per
+    element.
+
+    ```mlir
+    %a = tilegpu.local_load %stage : !tilegpu.memdesc<128x32xf16, #shared>
+        -> tensor<128x32xf16, #dot_op>
+    ```
+  }];
+  let arguments = (ins Arg<TileGPU_MemDesc, "", [MemRead]>:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
