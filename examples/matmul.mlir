@@ -23,7 +23,7 @@
 // tile.param BLOCK_K = 32 in 16, 32, 64, 128
 // tile.param GROUP_M = 8 in 1, 4, 8, 16
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8
-// tile.param NUM_STAGES = 1 in 1, 2
+// tile.param NUM_STAGES = 3 in 1, 2, 3, 4
 // tile.param DTYPE = f16 in f32, f16, bf16
 
 tile.func @matmul(

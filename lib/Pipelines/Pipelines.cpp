@@ -53,6 +53,8 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  pm.addPass(tilegpu::createTileGPUPipeline());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -72,9 +72,11 @@ static SmallVector<Value> fromWords(OpBuilder &b, Location loc,
   return unpackVector(b, loc, group);
 }
 
-SmallVector<Value> mlir::tilegpu::emitPredicatedLoad(
-    OpBuilder &b, Location loc, Value address, Value pred,
-    ArrayRef<Value> other, Type elementType, int64_t width) {
+SmallVector<Value> mlir::tilegpu::emitPredicatedLoad(OpBuilder &b, Location loc,
+                                                     Value address, Value pred,
+                                                     ArrayRef<Value> other,
+                                                     Type elementType,
+                                                     int64_t width) {
   WordLayout words(elementType.getIntOrFloatBitWidth(), width);
   Type wordType = b.getIntegerType(words.wordBits);
   SmallVector<Value> otherWords;

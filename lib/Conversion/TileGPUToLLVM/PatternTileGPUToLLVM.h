@@ -138,10 +138,9 @@ Value getSharedAddress(OpBuilder &b, Location loc, Operation *op,
 
 /// A predicated load of `width` elements at `address` (i64), filling the
 /// result with `other` (or zeros) where `pred` is false.
-SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc,
-                                      Value address, Value pred,
-                                      ArrayRef<Value> other, Type elementType,
-                                      int64_t width);
+SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value address,
+                                      Value pred, ArrayRef<Value> other,
+                                      Type elementType, int64_t width);
 /// Layout bits of a tile type; the lowering only sees types that verified.
 LayoutBits getBits(Type type);
 

@@ -297,6 +297,23 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     else if (auto store = dyn_cast<tile::StoreOp>(op))
       recordWidth(op, store.getPtr(), store.getMask());
   });
+  // An asynchronous copy moves runs along the buffer's contiguous
+  // dimension, of at most 16 bytes and within one swizzled group.
+  func.walk([&](AsyncCopyOp copy) {
+    LayoutBits bits = getBits(copy.getPtr().getType());
+    auto shared =
+        cast<SharedEncodingAttr>(copy.getDst().getType().getEncoding());
+    int fast = shared.getOrder()[0];
+    int64_t bytes =
+        copy.getDst().getType().getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t width = 1;
+    if (!bits.reg.empty() && bits.reg.front().dim == fast)
+      width = std::min<int64_t>(
+          {axisInfo.getAccessWidth(copy.getPtr(), copy.getMask(), fast),
+           bits.getContiguousRegisters(fast), int64_t(shared.getVec()),
+           16 / bytes});
+    info.accessWidth[copy] = std::max<int64_t>(width, 1);
+  });
 
   sharedBytes = 0;
   func.walk([&](Operation *op) {
@@ -304,6 +321,13 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
       info.sharedOffset[op] = sharedBytes;
       sharedBytes += llvm::alignTo(bytes, 16);
     }
+  });
+  // Buffers for the kernel's lifetime, after the scratch (128-byte
+  // aligned, which the swizzle's eight 16-byte rows assume).
+  func.walk([&](LocalAllocOp alloc) {
+    sharedBytes = llvm::alignTo(sharedBytes, 128);
+    info.bufferOffset[alloc] = sharedBytes;
+    sharedBytes += alloc.getType().getSizeInBytes();
   });
   // An operation's scratch is read after a barrier; before the same
   // operation writes it again, every thread must have finished reading. That
@@ -353,8 +377,8 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   if (sharedBytes > kMaxStaticSharedMemory)
     return func.emitError("kernel '")
            << func.getSymName() << "' needs " << sharedBytes
-           << " bytes of shared memory for reductions and layout "
-              "conversions, more than the "
+           << " bytes of shared memory for reductions, layout conversions "
+              "and buffers, more than the "
            << kMaxStaticSharedMemory << " a kernel can have statically";
   return success();
 }
@@ -409,6 +433,9 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   converter.addConversion([context](tile::PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
   });
+  converter.addConversion([context](MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/3);
+  });
   converter.addConversion(
       [&converter](RankedTensorType type) -> std::optional<Type> {
         if (!type.getEncoding())
@@ -429,6 +456,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   populateClusterOpToLLVMPatterns(converter, patterns, info);
   populateDotOpToLLVMPatterns(converter, patterns, info);
+  populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they

@@ -111,14 +111,28 @@ static bool fitsInRegisters(scf::ForOp loop, ArrayRef<LoadOp> loads,
          getRegisterBudget(numWarps, blocksPerSM);
 }
 
+/// Whether `load` only feeds tile.dot operands: those are staged through
+/// shared memory by tilegpu-pipeline, as many stages deep as the loop asks.
+static bool feedsDot(LoadOp load) {
+  return !load->use_empty() &&
+         llvm::all_of(load->getUses(), [](OpOperand &use) {
+           return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+         });
+}
+
 static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
                               unsigned blocksPerSM) {
   SmallVector<LoadOp> loads;
   SmallVector<llvm::SetVector<Operation *>> slices;
+  bool dotLoads = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto load = dyn_cast<LoadOp>(op);
     if (!load || !isa<RankedTensorType>(load.getType()))
       continue;
+    if (feedsDot(load)) {
+      dotLoads = true;
+      continue;
+    }
     llvm::SetVector<Operation *> slice;
     if (!collectSlice(loop, load, slice))
       continue;
@@ -126,8 +140,10 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
     slices.push_back(std::move(slice));
   }
   if (loads.empty() || !fitsInRegisters(loop, loads, numWarps, blocksPerSM)) {
-    // Dealt with: nothing to load ahead, or no room for it.
-    loop->removeAttr(TileDialect::getNumStagesAttrName());
+    // Dealt with: nothing to load ahead, or no room for it; the stages of
+    // the loads feeding dots are tilegpu-pipeline's.
+    if (!dotLoads)
+      loop->removeAttr(TileDialect::getNumStagesAttrName());
     return success();
   }
 
@@ -159,7 +175,8 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
                                 newLoop.getRegionIterArgs()[numOld + i]);
     rewriter.eraseOp(load);
   }
-  newLoop->removeAttr(TileDialect::getNumStagesAttrName());
+  if (!dotLoads)
+    newLoop->removeAttr(TileDialect::getNumStagesAttrName());
   return success();
 }
 

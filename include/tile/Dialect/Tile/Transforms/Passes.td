@@ -58,7 +58,9 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     a load moves ahead of the stores of the current iteration, so the loop
     must not store to memory that the next iteration loads. Only one
     iteration ahead is implemented: every N >= 2 means the same. The
-    attribute is removed once the loop is pipelined.
+    attribute is removed once the loop is pipelined, unless the loop loads
+    operands of a `tile.dot`: those loads are left to `tilegpu-pipeline`,
+    which stages them through shared memory N deep.
 
     Pipelining never makes a kernel spill: the tiles loaded ahead stay in
     registers for a whole iteration, on top of what the iteration itself

@@ -51,7 +51,7 @@ def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
     ```
   }];
   let results = (outs TileGPU_MemDesc:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 

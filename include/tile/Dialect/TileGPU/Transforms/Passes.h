@@ -5,6 +5,8 @@
 
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tilegpu {

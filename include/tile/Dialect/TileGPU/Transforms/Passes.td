@@ -32,9 +32,49 @@ def TileGPURemoveLayoutConversions
     `scf.for` carries whose every use in the body converts it to one layout,
     and which comes back converted from that layout (a `tile.dot`
     accumulator), is carried in that layout instead: converted once before
-    the loop and once after it. What is left moves data between threads.
+    the loop and once after it. A `tile.store` of a converted `tile.dot`
+    result (directly or through a cast) stores from the result's `#mma`
+    layout. A conversion of a value computed from ranges, splats and
+    constants by elementwise operations, `tile.addptr`, `tile.broadcast` and
+    `tile.expand_dims` (addresses and masks, up to 48 operations) is
+    replaced by the same computation in the target layout. What is left
+    moves data between threads.
   }];
   let dependentDialects = ["tilegpu::TileGPUDialect"];
+}
+
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
+  let summary = "Stage tile.dot operands through shared memory, N deep";
+  let description = [{
+    Every `tile.load` in an `scf.for` whose tile only feeds a `tile.dot` on
+    tensor cores (`tilegpu.convert_layout` to a `#dot_operand` of an `#mma`
+    layout) becomes an asynchronous copy into a swizzled shared buffer
+    (`tilegpu.async_copy`, `cp.async`) and a `tilegpu.local_load` from it
+    (`ldmatrix`). The copy gets a layout of its own: 16 bytes per thread
+    along the contiguous dimension, the warp's threads over whole rows, so
+    that no two threads copy the same bytes. The shared layout's swizzle is
+    Triton's for `mma.sync` operands: groups of 16 bytes XORed with the row
+    over 8 rows of 128 bytes, so that `ldmatrix` and the copies are free of
+    bank conflicts.
+
+    With `tile.num_stages = N` (N >= 2) on the loop, and the loads'
+    pointers and masks computed from the induction variable and values
+    from outside the loop only, the buffers form a ring of N: the loop's
+    first N - 1 iterations are copied before it starts, and each iteration
+    waits for its own copies (`tilegpu.async_wait` with N - 2 groups left
+    in flight, and one barrier), reads them, and starts the copies of
+    iteration i + N - 1 into the buffer that iteration i - 1 read (masked
+    off past the end of the loop). Otherwise each load is copied and waited
+    for in place (two barriers). Like `tile.num_stages` elsewhere, this
+    moves loads ahead of the loop's stores: the loop must not store what
+    later iterations of it load.
+
+    Loads whose `other` is not zero (a masked-off element must read as 0,
+    which `cp.async` gives), and tiles of elements other than 16 or 32 bits,
+    are left as they are.
+  }];
+  let dependentDialects = ["tilegpu::TileGPUDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
 }
 
 #endif // TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
