@@ -73,9 +73,11 @@ def main():
                                  "3000,5000,2000"])
     parser.add_argument("--dtypes", default="f16,bf16")
     parser.add_argument("--configs", nargs="+",
-                        default=["64,64,32,4", "128,64,32,8",
-                                 "64,128,32,8"],
-                        help="BLOCK_M,BLOCK_N,BLOCK_K,NUM_WARPS")
+                        default=["128,128,32,4,3", "128,128,32,8,3",
+                                 "128,64,32,4,4", "64,128,32,4,4",
+                                 "128,256,32,8,2", "128,128,32,4,1",
+                                 "64,64,32,4,3"],
+                        help="BLOCK_M,BLOCK_N,BLOCK_K,NUM_WARPS[,NUM_STAGES]")
     parser.add_argument("--reps", type=int, default=20)
     args = parser.parse_args()
     import torch
@@ -88,12 +90,15 @@ def main():
             print(f"{dtype} {m}x{n}x{k}: torch.matmul {ref:.4f} ms, "
                   f"{flops / ref / 1e9:.1f} TFLOPS", flush=True)
             for config in args.configs:
-                bm, bn, bk, warps = (int(v) for v in config.split(","))
+                values = [int(v) for v in config.split(",")]
+                bm, bn, bk, warps = values[:4]
+                stages = values[4] if len(values) > 4 else 3
                 params = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
-                          "NUM_WARPS": warps, "GROUP_M": 8}
+                          "NUM_WARPS": warps, "NUM_STAGES": stages,
+                          "GROUP_M": 8}
                 ms, info = tile_time(args.run, dtype, m, n, k, params,
                                      args.reps)
-                label = f"  tile {bm}x{bn}x{bk} {warps} warps"
+                label = f"  tile {bm}x{bn}x{bk} {warps} warps {stages} stages"
                 if ms is None:
                     print(f"{label}: failed: {' | '.join(info)}", flush=True)
                     continue

@@ -35,7 +35,7 @@ tile_status tile_function_get_info(const tile_function *function,
     result.block_size = function->blockSize;
     result.cluster_size = cuda.clusterSize;
     result.num_registers = cuda.numRegisters;
-    result.shared_bytes = cuda.sharedBytes;
+    result.shared_bytes = cuda.sharedBytes + cuda.dynamicSharedBytes;
     result.local_bytes = cuda.localBytes;
   }
   *info = result;

@@ -8,6 +8,8 @@
 
 #include "tile/Runtime/Cuda.h"
 
+#include "tile/Conversion/KernelABI.h"
+
 #include "CudaDriver.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -349,6 +351,43 @@ CudaModule::getFunction(llvm::StringRef name) const {
               get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                   function.maxThreadsPerBlock))))
     return std::move(err);
+
+  // Dynamic shared memory, where the kernel declares it.
+  std::string sizeName = nameString + kDynamicSharedSuffix.str();
+  CUdeviceptr sizeAddress = 0;
+  size_t sizeBytes = 0;
+  result =
+      driver.cuModuleGetGlobal(&sizeAddress, &sizeBytes,
+                               static_cast<CUmodule>(module), sizeName.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND)
+    return function;
+  if (llvm::Error err = driver.check(result, "cuModuleGetGlobal"))
+    return std::move(err);
+  uint32_t dynamicBytes = 0;
+  if (sizeBytes != sizeof(dynamicBytes))
+    return llvm::createStringError("kernel '" + name + "' declares its " +
+                                   "dynamic shared memory in a global of " +
+                                   llvm::Twine(sizeBytes) +
+                                   " bytes; expected a 32-bit integer");
+  if (llvm::Error err = driver.check(
+          driver.cuMemcpyDtoH(&dynamicBytes, sizeAddress, sizeof(dynamicBytes)),
+          "cuMemcpyDtoH"))
+    return std::move(err);
+  if (!driver.cuFuncSetAttribute)
+    return llvm::createStringError(
+        "kernel '" + name + "' needs " + llvm::Twine(dynamicBytes) +
+        " bytes of dynamic shared memory, which needs a CUDA driver with "
+        "cuFuncSetAttribute");
+  if (llvm::Error err = driver.check(
+          driver.cuFuncSetAttribute(
+              handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+              static_cast<int>(dynamicBytes)),
+          "cuFuncSetAttribute"))
+    return llvm::createStringError(
+        "kernel '" + name + "' needs " + llvm::Twine(dynamicBytes) +
+        " bytes of shared memory per block, which this GPU does not allow (" +
+        llvm::toString(std::move(err)) + ")");
+  function.dynamicSharedBytes = static_cast<int>(dynamicBytes);
   return function;
 }
 
@@ -359,7 +398,7 @@ CudaFunction::getMaxActiveBlocksPerMultiprocessor(int blockSize) const {
   if (llvm::Error err =
           driver.check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                            &blocks, static_cast<CUfunction>(handle), blockSize,
-                           /*dynamicSMemSize=*/0),
+                           /*dynamicSMemSize=*/dynamicSharedBytes),
                        "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(err);
   return blocks;
@@ -381,6 +420,7 @@ static CUlaunchConfig getLaunchConfig(const CudaFunction &function,
   config.gridDimZ = grid[2];
   config.blockDimX = blockSize;
   config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = function.dynamicSharedBytes;
   config.hStream = stream;
   config.attrs = &cluster;
   config.numAttrs = 1;
@@ -495,14 +535,13 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
                                      llvm::toString(std::move(err)));
     return llvm::Error::success();
   }
-  if (llvm::Error err =
-          driver.check(driver.cuLaunchKernel(
-                           static_cast<CUfunction>(function.handle), grid[0],
-                           grid[1], grid[2], blockSize, 1, 1,
-                           /*sharedMemBytes=*/0, static_cast<CUstream>(stream),
-                           const_cast<void **>(params.data()),
-                           /*extra=*/nullptr),
-                       "cuLaunchKernel"))
+  if (llvm::Error err = driver.check(
+          driver.cuLaunchKernel(
+              static_cast<CUfunction>(function.handle), grid[0], grid[1],
+              grid[2], blockSize, 1, 1, function.dynamicSharedBytes,
+              static_cast<CUstream>(stream), const_cast<void **>(params.data()),
+              /*extra=*/nullptr),
+          "cuLaunchKernel"))
     return llvm::createStringError(
         "launching " + kernel() + " failed: " + llvm::toString(std::move(err)));
   return llvm::Error::success();

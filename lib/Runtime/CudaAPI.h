@@ -88,6 +88,7 @@ struct CUlaunchConfig {
   X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 1)                                    \
   X(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 3)                                     \
   X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4)                                             \
+  X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8)                        \
   X(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 14)                   \
   X(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, 4)                                  \
   X(CU_JIT_WALL_TIME, 2)                                                       \
@@ -126,6 +127,8 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
     CUresult(CUfunction *, CUmodule, const char *))                            \
   X(cuFuncGetAttribute, cuFuncGetAttribute,                                    \
     CUresult(int *, CUfunction_attribute, CUfunction))                         \
+  X(cuModuleGetGlobal, cuModuleGetGlobal_v2,                                   \
+    CUresult(CUdeviceptr *, size_t *, CUmodule, const char *))                 \
   X(cuMemAlloc, cuMemAlloc_v2, CUresult(CUdeviceptr *, size_t))                \
   X(cuMemFree, cuMemFree_v2, CUresult(CUdeviceptr))                            \
   X(cuMemcpyHtoD, cuMemcpyHtoD_v2,                                             \

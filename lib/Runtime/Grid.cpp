@@ -144,7 +144,7 @@ mlir::tile::getPersistentGrid(const CudaDevice &device,
           llvm::Twine(clusterSize) + " blocks of " + llvm::Twine(blockSize) +
           " threads on " + info.name + " (" +
           llvm::Twine(function.numRegisters) + " registers per thread, " +
-          llvm::Twine(function.sharedBytes) +
+          llvm::Twine(function.sharedBytes + function.dynamicSharedBytes) +
           " bytes of shared memory per block)");
     llvm::Expected<int64_t> count = applyWaves(*clusters, cap, waves);
     if (!count)
@@ -169,7 +169,7 @@ mlir::tile::getPersistentGrid(const CudaDevice &device,
         "@" + function.name + " cannot run " + llvm::Twine(blockSize) +
         " threads per block on " + info.name + " (" +
         llvm::Twine(function.numRegisters) + " registers per thread, " +
-        llvm::Twine(function.sharedBytes) +
+        llvm::Twine(function.sharedBytes + function.dynamicSharedBytes) +
         " bytes of shared memory per block)");
   llvm::Expected<int64_t> programs =
       getPersistentGridSize(info.multiprocessorCount, *perSM, cap, waves);

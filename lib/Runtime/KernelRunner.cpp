@@ -357,7 +357,8 @@ void KernelRunner::printTimings(llvm::raw_ostream &os) const {
   if (!function)
     return;
   os << "kernel @" << function->name << ": " << function->numRegisters
-     << " registers per thread, " << function->sharedBytes
+     << " registers per thread, "
+     << function->sharedBytes + function->dynamicSharedBytes
      << " bytes of shared memory, " << function->localBytes
      << " bytes of local memory\n";
   if (!cuda->jitLog.info.empty())

@@ -188,6 +188,9 @@ struct CudaFunction {
   int numRegisters = 0;
   /// Static shared memory per block, in bytes.
   int sharedBytes = 0;
+  /// Dynamic shared memory per block, in bytes, that each launch passes: a
+  /// kernel needing over 48 KiB declares it (tile/Conversion/KernelABI.h).
+  int dynamicSharedBytes = 0;
   /// Local memory (spills, stack) per thread, in bytes.
   int localBytes = 0;
   /// The most threads per block the kernel can be launched with (its

@@ -42,6 +42,8 @@ struct LoweringInfo {
   /// Byte offset of each tilegpu.local_alloc's buffer, in the same global
   /// as the scratch (after it).
   DenseMap<Operation *, int64_t> bufferOffset;
+  /// The kernels whose shared memory is dynamic (over 48 KiB).
+  llvm::StringSet<> dynamicShared;
   /// Shared-memory global of each kernel (by kernel name).
   llvm::StringMap<std::string> sharedGlobal;
   /// Warps per block of each kernel (by kernel name).

@@ -18,6 +18,7 @@
 #include "PatternTileGPUToLLVM.h"
 
 #include "tile/Analysis/AxisInfo.h"
+#include "tile/Conversion/KernelABI.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 
@@ -50,6 +51,22 @@ using namespace mlir::tilegpu;
 
 /// Static shared memory a kernel may use without opting in to more.
 static constexpr int64_t kMaxStaticSharedMemory = 48 * 1024;
+/// The most shared memory one block can have on sm_`version`, opting in
+/// past 48 KiB (CUDA's per-block limits); 48 KiB for an unknown chip.
+static int64_t getMaxSharedMemory(unsigned version) {
+  if (version == 70 || version == 72)
+    return 96 * 1024;
+  if (version == 75)
+    return 64 * 1024;
+  if (version == 80 || version == 87)
+    return 163 * 1024;
+  if (version == 86 || version == 89 || version >= 110)
+    return 99 * 1024;
+  if (version >= 90)
+    return 227 * 1024;
+  return kMaxStaticSharedMemory;
+}
+
 /// A thread has 255 registers; a tile needing more elements per thread than
 /// this cannot live in registers.
 static constexpr int64_t kMaxElementsPerThread = 256;
@@ -206,6 +223,12 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
           .wasInterrupted();
   // The chip's generation, sm_XY[a|f], where something depends on it.
   unsigned version = 0;
+  {
+    llvm::StringRef digits = llvm::StringRef(chip).drop_front(3);
+    if (!llvm::StringRef(chip).starts_with("sm_") ||
+        digits.consumeInteger(10, version))
+      version = 0;
+  }
   if (blocks || clusterSize > 1 || usesMma) {
     llvm::StringRef digits = llvm::StringRef(chip).drop_front(3);
     if (!llvm::StringRef(chip).starts_with("sm_") ||
@@ -374,12 +397,19 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     info.trailingBarrier.insert(op);
   }
 
-  if (sharedBytes > kMaxStaticSharedMemory)
+  if (sharedBytes <= kMaxStaticSharedMemory)
+    return success();
+  int64_t limit = getMaxSharedMemory(version);
+  if (sharedBytes > limit)
     return func.emitError("kernel '")
            << func.getSymName() << "' needs " << sharedBytes
            << " bytes of shared memory for reductions, layout conversions "
               "and buffers, more than the "
-           << kMaxStaticSharedMemory << " a kernel can have statically";
+           << limit << " a block can have on " << chip
+           << "; use smaller blocks or fewer stages (NUM_STAGES, BLOCK_K)";
+  // Past 48 KiB, shared memory is dynamic: the kernel declares how much it
+  // needs in a global the runtime reads before launching it.
+  info.dynamicShared.insert(func.getSymName());
   return success();
 }
 
@@ -413,11 +443,27 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
     if (int64_t bytes = sharedBytes[func]) {
       std::string name = (func.getSymName() + "_shared").str();
       builder.setInsertionPoint(func);
-      LLVM::GlobalOp::create(
-          builder, func.getLoc(),
-          LLVM::LLVMArrayType::get(builder.getI8Type(), bytes),
-          /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute(),
-          /*alignment=*/16, /*addrSpace=*/3);
+      if (info.dynamicShared.contains(func.getSymName())) {
+        // `.extern .shared .b8 name[]`, sized at the launch, which reads
+        // the size from `.visible .global .u32 <kernel>_dynamic_shared`.
+        LLVM::GlobalOp::create(builder, func.getLoc(),
+                               LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+                               /*isConstant=*/false, LLVM::Linkage::External,
+                               name, Attribute(),
+                               /*alignment=*/16, /*addrSpace=*/3);
+        LLVM::GlobalOp::create(
+            builder, func.getLoc(), builder.getI32Type(),
+            /*isConstant=*/true, LLVM::Linkage::External,
+            (func.getSymName() + tile::kDynamicSharedSuffix).str(),
+            builder.getI32IntegerAttr(bytes), /*alignment=*/4,
+            /*addrSpace=*/1);
+      } else {
+        LLVM::GlobalOp::create(
+            builder, func.getLoc(),
+            LLVM::LLVMArrayType::get(builder.getI8Type(), bytes),
+            /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute(),
+            /*alignment=*/16, /*addrSpace=*/3);
+      }
       info.sharedGlobal[func.getSymName()] = name;
     }
   }

@@ -95,6 +95,13 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "a memdesc's tile dimensions are powers of two, "
                             "got "
                          << size;
+  auto shared = cast<SharedEncodingAttr>(encoding);
+  int64_t rowLength = shape.take_back(2)[shared.getOrder()[0]];
+  if (int64_t(shared.getVec()) * shared.getMaxPhase() > rowLength)
+    return emitError() << "a row of " << rowLength
+                       << " elements cannot hold the swizzle's "
+                       << shared.getMaxPhase() << " groups of "
+                       << shared.getVec() << " elements";
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() < 8)
     return emitError() << "a memdesc holds integers or floats of at least a "
                           "byte, not "

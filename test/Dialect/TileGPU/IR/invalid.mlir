@@ -142,3 +142,141 @@ tile.func @mma_warps(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
   %t = tile.splat %f : f32 -> tensor<16x16xf32, #tilegpu.mma<{warpsPerCTA = [2, 1]}>>
   tile.return
 }
+
+// -----
+
+// expected-error @below {{a shared layout's vec is a power of two, got 6}}
+#sh = #tilegpu.shared<{vec = 6, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// -----
+
+// expected-error @below {{a shared layout lays out rank-2 tiles; its order is [1, 0] or [0, 1]}}
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 1]}>
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a memdesc's layout is a #tilegpu.shared layout}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #b>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a memdesc holds a rank-2 tile, or a ring of them (rank 3), not rank 1}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a memdesc's tile dimensions are powers of two, got 24}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x24xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a row of 32 elements cannot hold the swizzle's 8 groups of 8 elements}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a memdesc holds integers or floats of at least a byte, not 'i1'}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xi1, #sh>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{allocates 262144 bytes, more shared memory than a block can have (227 KiB)}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<4x128x128xf32, #sh>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16, #sh>
+  // expected-error @below {{picks a '!tilegpu.memdesc<32x64xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>>' from a '!tilegpu.memdesc<2x64x32xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>>'; expected the source's shape without its leading dimension, and its element type and layout}}
+  %s = tilegpu.memdesc_index %m[%i] : !tilegpu.memdesc<2x64x32xf16, #sh> -> !tilegpu.memdesc<32x64xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%x: f16) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  %t = tile.splat %x : f16 -> tensor<64x32xf16, #b>
+  // expected-error @below {{copies from a tile of pointers, not 'tensor<64x32xf16}}
+  tilegpu.async_copy %t, %m : tensor<64x32xf16, #b>, !tilegpu.memdesc<64x32xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  %t = tile.splat %p : !tile.ptr<f32> -> tensor<64x32x!tile.ptr<f32>, #b>
+  // expected-error @below {{expected the same shape and the pointers' element type}}
+  tilegpu.async_copy %t, %m : tensor<64x32x!tile.ptr<f32>, #b>, !tilegpu.memdesc<64x32xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  %t = tile.splat %p : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #b>
+  %ok = arith.constant dense<1> : tensor<64x32xi32, #b>
+  // expected-error @below {{needs a mask of i1 in the pointers' shape and layout, got 'tensor<64x32xi32}}
+  tilegpu.async_copy %t, %m mask %ok : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<64x32xf16, #sh>, tensor<64x32xi32, #b>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{expected the buffer's shape and element type}}
+  %t = tilegpu.local_load %m : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf32, #b>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{needs a result with a layout}}
+  %t = tilegpu.local_load %m : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @below {{a slice's parent is a blocked or an mma layout, not #tilegpu.slice}}
+#s = #tilegpu.slice<{dim = 0, parent = #tilegpu.slice<{dim = 0, parent = #b}>}>

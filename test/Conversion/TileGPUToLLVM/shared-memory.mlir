@@ -1,0 +1,57 @@
+// The shared-memory operations in LLVM and NVVM: 16-byte cp.async copies
+// (zero-filled where the mask is false), ldmatrix.x4 into the A operand of
+// an mma (K contiguous in the buffer) and ldmatrix.x4.trans into B (N
+// contiguous), a plain load per element into a blocked layout, and the
+// group commit and wait (with its barrier).
+// RUN: tile-opt %s --convert-tilegpu-to-llvm | FileCheck %s
+
+#copy = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// CHECK: llvm.mlir.global internal @shared_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// CHECK-LABEL: llvm.func @shared
+// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-COUNT-8: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-COUNT-8: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<1xf16>
+tile.func @shared(%p: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16, #sh>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.memdesc_index %buf[%c0] : !tilegpu.memdesc<2x64x64xf16, #sh> -> !tilegpu.memdesc<64x64xf16, #sh>
+  %b = tilegpu.memdesc_index %buf[%c1] : !tilegpu.memdesc<2x64x64xf16, #sh> -> !tilegpu.memdesc<64x64xf16, #sh>
+  %rows = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #copy}>>
+  %cols = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #copy}>>
+  %r1 = tile.expand_dims %rows axis 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #copy}>> -> tensor<64x1xi32, #copy>
+  %c1r = tile.expand_dims %cols axis 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #copy}>> -> tensor<1x64xi32, #copy>
+  %r = tile.broadcast %r1 : tensor<64x1xi32, #copy> -> tensor<64x64xi32, #copy>
+  %c = tile.broadcast %c1r : tensor<1x64xi32, #copy> -> tensor<64x64xi32, #copy>
+  %stride = arith.constant dense<64> : tensor<64x64xi32, #copy>
+  %rs = arith.muli %r, %stride : tensor<64x64xi32, #copy>
+  %off = arith.addi %rs, %c : tensor<64x64xi32, #copy>
+  %base = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #copy>
+  %ptrs = tile.addptr %base, %off : tensor<64x64x!tile.ptr<f16>, #copy>, tensor<64x64xi32, #copy>
+  %ns = tile.splat %n : i32 -> tensor<64x64xi32, #copy>
+  %ok = arith.cmpi slt, %r, %ns : tensor<64x64xi32, #copy>
+  tilegpu.async_copy %ptrs, %a mask %ok : tensor<64x64x!tile.ptr<f16>, #copy>, !tilegpu.memdesc<64x64xf16, #sh>, tensor<64x64xi1, #copy>
+  tilegpu.async_commit_group
+  tilegpu.async_wait {pending = 0 : i32}
+  %xa = tilegpu.local_load %a : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #opa>
+  %xb = tilegpu.local_load %b : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #opb>
+  %xc = tilegpu.local_load %a : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #blk>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %d = tile.dot %xa, %xb, %acc : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
+  %out = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blk>
+  tile.store %out, %xc : tensor<64x64x!tile.ptr<f16>, #blk>
+  %outd = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #mma>
+  %h = arith.truncf %d : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+  tile.store %outd, %h : tensor<64x64x!tile.ptr<f16>, #mma>
+  tile.return
+}
