@@ -73,10 +73,10 @@ def main():
                                  "3000,5000,2000"])
     parser.add_argument("--dtypes", default="f16,bf16")
     parser.add_argument("--configs", nargs="+",
-                        default=["128,128,32,4,3", "128,128,32,8,3",
-                                 "128,64,32,4,4", "64,128,32,4,4",
-                                 "128,256,32,8,2", "128,128,32,4,1",
-                                 "64,64,32,4,3"],
+                        default=["128,128,32,4,3", "128,128,32,4,4",
+                                 "128,128,64,4,3", "128,256,32,8,3",
+                                 "256,128,32,8,3", "128,256,64,8,3",
+                                 "64,128,32,4,4"],
                         help="BLOCK_M,BLOCK_N,BLOCK_K,NUM_WARPS[,NUM_STAGES]")
     parser.add_argument("--reps", type=int, default=20)
     args = parser.parse_args()

@@ -373,6 +373,8 @@ CudaModule::getFunction(llvm::StringRef name) const {
           driver.cuMemcpyDtoH(&dynamicBytes, sizeAddress, sizeof(dynamicBytes)),
           "cuMemcpyDtoH"))
     return std::move(err);
+  if (dynamicBytes == 0)
+    return function;
   if (!driver.cuFuncSetAttribute)
     return llvm::createStringError(
         "kernel '" + name + "' needs " + llvm::Twine(dynamicBytes) +

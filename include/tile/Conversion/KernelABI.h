@@ -13,10 +13,12 @@
 
 namespace mlir::tile {
 
-/// A kernel `K` whose shared memory is over the 48 KiB a block can have
-/// statically declares it `.extern .shared` and gives its size in bytes in
-/// `.visible .global .u32 K_dynamic_shared`; the launch must opt in to that
-/// much (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) and pass it.
+/// Every kernel `K` gives the dynamic shared memory its launches must pass,
+/// in bytes, in `.visible .global .u32 K_dynamic_shared`: 0, unless its
+/// shared memory is over the 48 KiB a block can have statically; it then
+/// declares it `.extern .shared`, and the launch must opt in to that much
+/// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) and pass it. (A
+/// module without the symbol, such as PTX written by hand, needs none.)
 inline constexpr llvm::StringLiteral kDynamicSharedSuffix = "_dynamic_shared";
 
 } // namespace mlir::tile

@@ -99,16 +99,18 @@ struct DotOpLowering : ConvertOpToLLVMPattern<tile::DotOp> {
     auto resultType =
         LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
 
-    for (int64_t r = 0; r < dBits.getNumRegisters(); ++r) {
-      SmallVector<int64_t> origin = dBits.getRegisterCoords(r);
-      // One instruction tile per origin: rows m..m+15, columns n..n+7.
-      if (origin[0] % 16 != 0 || origin[1] % 8 != 0)
-        continue;
-      int64_t m = origin[0], n = origin[1];
-      std::array<int64_t, 4> c = {
-          registerAt(dBits, m, n), registerAt(dBits, m, n + 1),
-          registerAt(dBits, m + 8, n), registerAt(dBits, m + 8, n + 1)};
-      for (int64_t k0 = 0; k0 < k; k0 += stepK) {
+    // K outermost: consecutive instructions accumulate into different
+    // tiles, so none waits for the one before it.
+    for (int64_t k0 = 0; k0 < k; k0 += stepK) {
+      for (int64_t r = 0; r < dBits.getNumRegisters(); ++r) {
+        SmallVector<int64_t> origin = dBits.getRegisterCoords(r);
+        // One instruction tile per origin: rows m..m+15, columns n..n+7.
+        if (origin[0] % 16 != 0 || origin[1] % 8 != 0)
+          continue;
+        int64_t m = origin[0], n = origin[1];
+        std::array<int64_t, 4> c = {
+            registerAt(dBits, m, n), registerAt(dBits, m, n + 1),
+            registerAt(dBits, m + 8, n), registerAt(dBits, m + 8, n + 1)};
         // The fragments, element by element in the order of the PTX ISA.
         SmallVector<Value> aElems, bElems;
         if (tf32) {

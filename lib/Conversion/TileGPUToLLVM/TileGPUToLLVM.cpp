@@ -440,30 +440,26 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
       body->getOperations().insert(body->getTerminator()->getIterator(), func);
     else
       body->push_back(func);
+    // Every kernel says how much dynamic shared memory its launches pass
+    // (`.visible .global .u32 <kernel>_dynamic_shared`; 0 for none), so
+    // that the runtime finds the symbol it looks for.
+    builder.setInsertionPoint(func);
+    bool dynamic = info.dynamicShared.contains(func.getSymName());
+    LLVM::GlobalOp::create(
+        builder, func.getLoc(), builder.getI32Type(),
+        /*isConstant=*/true, LLVM::Linkage::External,
+        (func.getSymName() + tile::kDynamicSharedSuffix).str(),
+        builder.getI32IntegerAttr(dynamic ? sharedBytes[func] : 0),
+        /*alignment=*/4, /*addrSpace=*/1);
     if (int64_t bytes = sharedBytes[func]) {
       std::string name = (func.getSymName() + "_shared").str();
-      builder.setInsertionPoint(func);
-      if (info.dynamicShared.contains(func.getSymName())) {
-        // `.extern .shared .b8 name[]`, sized at the launch, which reads
-        // the size from `.visible .global .u32 <kernel>_dynamic_shared`.
-        LLVM::GlobalOp::create(builder, func.getLoc(),
-                               LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
-                               /*isConstant=*/false, LLVM::Linkage::External,
-                               name, Attribute(),
-                               /*alignment=*/16, /*addrSpace=*/3);
-        LLVM::GlobalOp::create(
-            builder, func.getLoc(), builder.getI32Type(),
-            /*isConstant=*/true, LLVM::Linkage::External,
-            (func.getSymName() + tile::kDynamicSharedSuffix).str(),
-            builder.getI32IntegerAttr(bytes), /*alignment=*/4,
-            /*addrSpace=*/1);
-      } else {
-        LLVM::GlobalOp::create(
-            builder, func.getLoc(),
-            LLVM::LLVMArrayType::get(builder.getI8Type(), bytes),
-            /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute(),
-            /*alignment=*/16, /*addrSpace=*/3);
-      }
+      // `.extern .shared .b8 name[]` when dynamic, sized at the launch.
+      LLVM::GlobalOp::create(
+          builder, func.getLoc(),
+          LLVM::LLVMArrayType::get(builder.getI8Type(), dynamic ? 0 : bytes),
+          /*isConstant=*/false,
+          dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,
+          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
       info.sharedGlobal[func.getSymName()] = name;
     }
   }

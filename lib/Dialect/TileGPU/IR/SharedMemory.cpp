@@ -120,15 +120,6 @@ int64_t MemDescType::getSizeInBytes() const {
 // Operations
 //===----------------------------------------------------------------------===//
 
-LogicalResult LocalAllocOp::verify() {
-  // 227 KiB is the most a block has on any GPU the project targets.
-  if (getType().getSizeInBytes() > 227 * 1024)
-    return emitOpError("allocates ")
-           << getType().getSizeInBytes()
-           << " bytes, more shared memory than a block can have (227 KiB)";
-  return success();
-}
-
 LogicalResult MemDescIndexOp::verify() {
   MemDescType src = getSrc().getType(), result = getType();
   if (src.getRank() != 3 || result.getRank() != 2 ||

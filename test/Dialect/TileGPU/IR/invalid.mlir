@@ -201,15 +201,6 @@ tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
 // -----
 
 #sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
-  // expected-error @below {{allocates 262144 bytes, more shared memory than a block can have (227 KiB)}}
-  %m = tilegpu.local_alloc : !tilegpu.memdesc<4x128x128xf32, #sh>
-  tile.return
-}
-
-// -----
-
-#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 tile.func @k(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %m = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16, #sh>
   // expected-error @below {{picks a '!tilegpu.memdesc<32x64xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>>' from a '!tilegpu.memdesc<2x64x32xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>>'; expected the source's shape without its leading dimension, and its element type and layout}}

@@ -43,8 +43,9 @@ def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
   let summary = "A buffer of shared memory for the kernel's lifetime";
   let description = [{
     Reserves the bytes of `result` in the block's shared memory. The
-    lowering gives each allocation its own range; its contents are
-    undefined until written.
+    lowering gives each allocation its own range, and reports a kernel
+    whose buffers and scratch together exceed what a block can have on the
+    chip; the contents are undefined until written.
 
     ```mlir
     %buf = tilegpu.local_alloc : !tilegpu.memdesc<3x128x32xf16, #shared>
@@ -52,7 +53,6 @@ def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
   }];
   let results = (outs TileGPU_MemDesc:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
-  let hasVerifier = 1;
 }
 
 def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
