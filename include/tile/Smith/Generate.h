@@ -10,14 +10,14 @@
 // floats finite and well away from the edges of their functions' domains:
 // exp of at most 8, logs and reciprocal square roots of at least 1/8,
 // divisors at least 1/4 from zero, magnitudes below 4096 (a dot's K
-// products included), so that f16 never overflows. Comparisons, floor and ceil mostly see exact values (loaded,
-// constant, or computed without rounding), whose outcome does not depend on
-// how an implementation rounds; the reference (utils/tile_smith_ref.py)
-// treats the remaining lanes whose outcome rounding can change as
-// unchecked. Integers wrap, as arith defines them; their ranges keep away
-// only from what arith leaves undefined (and the interpreter reports): a
-// division by zero, the minimum divided by -1, a shift by the width or
-// more.
+// products included), so that f16 never overflows. Comparisons, floor and ceil
+// mostly see exact values (loaded, constant, or computed without rounding),
+// whose outcome does not depend on how an implementation rounds; the reference
+// (utils/tile_smith_ref.py) treats the remaining lanes whose outcome rounding
+// can change as unchecked. Integers wrap, as arith defines them; their ranges
+// keep away only from what arith leaves undefined (and the interpreter
+// reports): a division by zero, the minimum divided by -1, a shift by the width
+// or more.
 //
 //===----------------------------------------------------------------------===//
 

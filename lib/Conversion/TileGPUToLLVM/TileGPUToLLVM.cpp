@@ -125,15 +125,22 @@ static LogicalResult checkDotLayouts(tile::DotOp dot) {
 /// slices where a dimension appears or disappears.
 static LogicalResult checkLayouts(tile::FuncOp func) {
   auto sameLayouts = [](Operation *op, ValueRange values) -> LogicalResult {
-    Attribute first;
+    Value first;
     for (Value value : values) {
       Attribute encoding = getEncoding(value);
       if (!encoding)
         continue;
-      if (first && encoding != first)
+      if (first && encoding != getEncoding(first))
         return op->emitOpError("needs the same layout for all its tiles; "
                                "convert them first");
-      first = encoding;
+      // A dot operand's layout places elements of different widths
+      // differently: the same attribute is not the same layout then.
+      if (first && isa<DotOperandEncodingAttr>(encoding) &&
+          !(getBits(first.getType()) == getBits(value.getType())))
+        return op->emitOpError("mixes elements of different widths in one "
+                               "dot-operand layout, which places them "
+                               "differently; convert after the cast");
+      first = value;
     }
     return success();
   };

@@ -94,3 +94,15 @@ tile.func @reduce_not_slice(%x: f32) attributes {tilegpu.num_warps = 4 : i32} {
   tile.return
 }
 
+
+// -----
+
+// One dot-operand layout places f32 (TF32) and f16 elements differently.
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 1]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+tile.func @cast_in_dot_operand(%x: f32) attributes {tilegpu.num_warps = 2 : i32} {
+  %t = tile.splat %x : f32 -> tensor<32x16xf32, #opa>
+  // expected-error @below {{mixes elements of different widths in one dot-operand layout, which places them differently; convert after the cast}}
+  %h = arith.truncf %t : tensor<32x16xf32, #opa> to tensor<32x16xf16, #opa>
+  tile.return
+}

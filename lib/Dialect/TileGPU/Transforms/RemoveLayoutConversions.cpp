@@ -86,6 +86,17 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
         !src->hasTrait<OpTrait::Elementwise>() || src->getNumRegions() != 0)
       return failure();
     Attribute layout = convert.getType().getEncoding();
+    // A dot operand's layout depends on the width of its elements (16-bit
+    // fragments differ from TF32's): an operation that changes the width
+    // (a cast to f16 before a dot) cannot move into it.
+    if (isa<DotOperandEncodingAttr>(layout) &&
+        llvm::any_of(src->getOperandTypes(), [&](Type type) {
+          auto tensor = dyn_cast<RankedTensorType>(type);
+          return tensor &&
+                 tensor.getElementType().getIntOrFloatBitWidth() !=
+                     convert.getType().getElementType().getIntOrFloatBitWidth();
+        }))
+      return failure();
     unsigned costly = 0;
     for (Value operand : src->getOperands())
       if (isa<RankedTensorType>(operand.getType()) &&

@@ -191,3 +191,28 @@ tile.func @loaded(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
   tile.store %base2, %y : tensor<64x64x!tile.ptr<f32>, #blk2>
   tile.return
 }
+
+// -----
+
+// A conversion to a dot operand's layout does not move up through a cast
+// that changes the elements' width: f32 and f16 fragments of one
+// dot-operand layout are held by different threads (found by tile-smith's
+// dot kernels on the GPU: the cast ran in the TF32 placement).
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 1]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+// CHECK-LABEL: tile.func @cast_before_dot
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<32x16xf32, #{{blocked.*}}> to tensor<32x16xf16, #{{blocked.*}}>
+// CHECK: tilegpu.convert_layout %[[H]] : tensor<32x16xf16, #{{blocked.*}}> -> tensor<32x16xf16, #{{dot_op.*}}>
+tile.func @cast_before_dot(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 2 : i32} {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<32x16x!tile.ptr<f32>, #blk>
+  %x = tile.load %ptrs : tensor<32x16x!tile.ptr<f32>, #blk>
+  %h = arith.truncf %x : tensor<32x16xf32, #blk> to tensor<32x16xf16, #blk>
+  %a = tilegpu.convert_layout %h : tensor<32x16xf16, #blk> -> tensor<32x16xf16, #opa>
+  %b = arith.constant dense<1.0> : tensor<16x16xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>>
+  %c = arith.constant dense<0.0> : tensor<32x16xf32, #mma>
+  %d = tile.dot %a, %b, %c : tensor<32x16xf16, #opa>, tensor<16x16xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>> -> tensor<32x16xf32, #mma>
+  %out = tile.splat %p : !tile.ptr<f32> -> tensor<32x16x!tile.ptr<f32>, #mma>
+  tile.store %out, %d : tensor<32x16x!tile.ptr<f32>, #mma>
+  tile.return
+}
