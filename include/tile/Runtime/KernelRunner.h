@@ -32,6 +32,7 @@
 #include "tile/HostData/KernelArg.h"
 #include "tile/Runtime/Compiler.h"
 #include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/DeviceArguments.h"
 #include "tile/Runtime/Grid.h"
 #include "tile/Runtime/KernelLoader.h"
 #include "tile/Runtime/KernelSource.h"
