@@ -25,6 +25,7 @@
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 
@@ -294,31 +295,41 @@ struct TileGPUPipelinePass
     MLIRContext *context = &getContext();
     DenseMap<Operation *, SmallVector<DotLoad>> byLoop;
     SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](ConvertLayoutOp convert) {
-      std::optional<DotLoad> dot = matchDotLoad(convert);
-      if (!dot)
-        return;
-      auto loop = cast<scf::ForOp>(dot->load->getParentOp());
-      auto kernel = loop->getParentOfType<tile::FuncOp>();
+    for (tile::FuncOp kernel : getOperation().getOps<tile::FuncOp>()) {
       auto numWarps = kernel->getAttrOfType<IntegerAttr>(
           TileGPUDialect::getNumWarpsAttrName());
       if (!numWarps)
-        return;
-      auto type = cast<RankedTensorType>(dot->load.getType());
-      ArrayRef<unsigned> order =
-          cast<BlockedEncodingAttr>(type.getEncoding()).getOrder();
-      unsigned bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-      dot->copyLayout = getDefaultBlockedLayout(
-          context, type.getShape(), numWarps.getInt(), 16 / bytes, order);
-      dot->bufferType =
-          MemDescType::get(context, type.getShape(), type.getElementType(),
-                           getSwizzle(context, type, order));
-      dot->pipelinable = collectSlice(loop, dot->load, dot->slice);
-      auto &list = byLoop[loop];
-      if (list.empty())
-        loops.push_back(loop);
-      list.push_back(std::move(*dot));
-    });
+        continue;
+      // The copies run along the dimension whose addresses are
+      // contiguous, whatever layout the loads had (one per rank).
+      tile::AxisInfoResult axisInfo(kernel);
+      if (failed(axisInfo.getStatus())) {
+        kernel.emitError("axis analysis failed");
+        return signalPassFailure();
+      }
+      kernel.walk([&](ConvertLayoutOp convert) {
+        std::optional<DotLoad> dot = matchDotLoad(convert);
+        if (!dot)
+          return;
+        auto loop = cast<scf::ForOp>(dot->load->getParentOp());
+        auto type = cast<RankedTensorType>(dot->load.getType());
+        tile::AxisInfo info = axisInfo.get(dot->load.getPtr());
+        SmallVector<unsigned> order = {1, 0};
+        if (info.getContiguity(0) > info.getContiguity(1))
+          order = {0, 1};
+        unsigned bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+        dot->copyLayout = getDefaultBlockedLayout(
+            context, type.getShape(), numWarps.getInt(), 16 / bytes, order);
+        dot->bufferType =
+            MemDescType::get(context, type.getShape(), type.getElementType(),
+                             getSwizzle(context, type, order));
+        dot->pipelinable = collectSlice(loop, dot->load, dot->slice);
+        auto &list = byLoop[loop];
+        if (list.empty())
+          loops.push_back(loop);
+        list.push_back(std::move(*dot));
+      });
+    }
     for (scf::ForOp loop : loops) {
       SmallVector<DotLoad> &dots = byLoop[loop];
       auto stages = loop->getAttrOfType<IntegerAttr>(

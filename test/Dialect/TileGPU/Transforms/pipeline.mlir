@@ -44,7 +44,7 @@ tile.func @stages(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %n: i32) attributes {t
   %c1 = arith.constant 1 : i32
   %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
   %zero = arith.constant dense<0.0> : tensor<64x32xf16, #blk>
-  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
     %off = arith.muli %k, %c1 : i32
     %pa = tile.addptr %a, %off : !tile.ptr<f16>, i32
     %ptrs_a = tile.splat %pa : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blk>
@@ -86,7 +86,7 @@ tile.func @in_place(%b: !tile.ptr<f16>, %h: f16, %n: i32) attributes {tilegpu.nu
   %c1 = arith.constant 1 : i32
   %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
   %da = tile.splat %h : f16 -> tensor<64x32xf16, #opa>
-  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
     %pb = tile.addptr %b, %k : !tile.ptr<f16>, i32
     %ptrs_b = tile.splat %pb : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blk>
     %xb = tile.load %ptrs_b : tensor<32x64x!tile.ptr<f16>, #blk>
@@ -116,11 +116,51 @@ tile.func @other(%b: !tile.ptr<f16>, %h: f16, %n: i32) attributes {tilegpu.num_w
   %ones = arith.constant dense<1.0> : tensor<32x64xf16, #blk>
   %ok = arith.constant dense<true> : tensor<32x64xi1, #blk>
   %da = tile.splat %h : f16 -> tensor<64x32xf16, #opa>
-  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
     %pb = tile.addptr %b, %k : !tile.ptr<f16>, i32
     %ptrs_b = tile.splat %pb : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blk>
     %xb = tile.load %ptrs_b, %ok, %ones : tensor<32x64x!tile.ptr<f16>, #blk>
     %db = tilegpu.convert_layout %xb : tensor<32x64xf16, #blk> -> tensor<32x64xf16, #opb>
+    %next = tile.dot %da, %db, %acc : tensor<64x32xf16, #opa>, tensor<32x64xf16, #opb> -> tensor<64x64xf32, #mma>
+    scf.yield %next : tensor<64x64xf32, #mma>
+  } {tile.num_stages = 3 : i32}
+  tile.return
+}
+
+// -----
+
+// The copy runs along the dimension whose addresses are contiguous (the
+// axis analysis), not the order of the load's layout: a column-major A
+// (contiguous along M) gets a copy and a buffer with order [0, 1].
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+// CHECK-DAG: #[[COPY:.*]] = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-DAG: #[[SH:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+// CHECK-LABEL: tile.func @column_major
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16, #[[SH]]>
+// CHECK: tilegpu.async_copy %{{.*}}, %{{.*}} : tensor<64x32x!tile.ptr<f16>, #[[COPY]]>
+tile.func @column_major(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %h: f16, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %db = tile.splat %h : f16 -> tensor<32x64xf16, #opb>
+  %rows = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blk}>>
+  %cols = tile.range 0, 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blk}>>
+  %r1 = tile.expand_dims %rows axis 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<64x1xi32, #blk>
+  %c1r = tile.expand_dims %cols axis 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blk}>> -> tensor<1x32xi32, #blk>
+  %r = tile.broadcast %r1 : tensor<64x1xi32, #blk> -> tensor<64x32xi32, #blk>
+  %c = tile.broadcast %c1r : tensor<1x32xi32, #blk> -> tensor<64x32xi32, #blk>
+  %stride = arith.constant dense<64> : tensor<64x32xi32, #blk>
+  %cs = arith.muli %c, %stride : tensor<64x32xi32, #blk>
+  %off = arith.addi %r, %cs : tensor<64x32xi32, #blk>
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %pa = tile.addptr %a, %k : !tile.ptr<f16>, i32
+    %base = tile.splat %pa : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blk>
+    %ptrs = tile.addptr %base, %off : tensor<64x32x!tile.ptr<f16>, #blk>, tensor<64x32xi32, #blk>
+    %xa = tile.load %ptrs : tensor<64x32x!tile.ptr<f16>, #blk>
+    %da = tilegpu.convert_layout %xa : tensor<64x32xf16, #blk> -> tensor<64x32xf16, #opa>
     %next = tile.dot %da, %db, %acc : tensor<64x32xf16, #opa>, tensor<32x64xf16, #opb> -> tensor<64x64xf32, #mma>
     scf.yield %next : tensor<64x64xf32, #mma>
   } {tile.num_stages = 3 : i32}
