@@ -239,7 +239,6 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
   }
 
   SmallVector<Value> indices = {constant(0), constant(numStages - 1)};
-  unsigned numOld = loop.getRegionIterArgs().size();
   auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
       rewriter, indices, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location loc,
@@ -278,7 +277,6 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
         };
         return {advance(read), advance(write)};
       }));
-  (void)numOld;
   for (DotLoad &dot : dots) {
     dot.convert.erase();
     dot.load.erase();

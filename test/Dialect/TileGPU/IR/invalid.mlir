@@ -271,3 +271,23 @@ tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
 #b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // expected-error @below {{a slice's parent is a blocked or an mma layout, not #tilegpu.slice}}
 #s = #tilegpu.slice<{dim = 0, parent = #tilegpu.slice<{dim = 0, parent = #b}>}>
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a memdesc's dimensions are positive, got 0}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<0x64x32xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  %t = tile.splat %p : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  // expected-error @below {{needs pointers with a layout}}
+  tilegpu.async_copy %t, %m : tensor<64x32x!tile.ptr<f16>>, !tilegpu.memdesc<64x32xf16, #sh>
+  tile.return
+}

@@ -216,3 +216,28 @@ tile.func @cast_before_dot(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 2
   tile.store %out, %d : tensor<32x16x!tile.ptr<f32>, #mma>
   tile.return
 }
+
+// -----
+
+// A conversion of a broadcast row maximum moves up through tile.broadcast and
+// tile.expand_dims to the 64 values of the reduction (in the slice of the
+// target layout), not the 64 x 64 tile.
+// CHECK-LABEL: tile.func @shape_ops
+// CHECK: %[[M:.*]] = tile.reduce max
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[M]] : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #{{.*}}>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[C]] axis 1
+// CHECK: tile.broadcast %[[E]]
+// CHECK-NOT: tilegpu.convert_layout
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#c = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+tile.func @shape_ops(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #b>
+  %x = tile.load %ptrs : tensor<64x64x!tile.ptr<f32>, #b>
+  %m = tile.reduce max %x axis 1 : tensor<64x64xf32, #b> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #b}>>
+  %e = tile.expand_dims %m axis 1 : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #b}>> -> tensor<64x1xf32, #b>
+  %bc = tile.broadcast %e : tensor<64x1xf32, #b> -> tensor<64x64xf32, #b>
+  %y = tilegpu.convert_layout %bc : tensor<64x64xf32, #b> -> tensor<64x64xf32, #c>
+  %out = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #c>
+  tile.store %out, %y : tensor<64x64x!tile.ptr<f32>, #c>
+  tile.return
+}
