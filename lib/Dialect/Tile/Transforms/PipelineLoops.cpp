@@ -21,6 +21,7 @@
 #include "tile/Analysis/RegisterEstimate.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/LoopSlice.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -37,35 +38,6 @@ namespace mlir::tile {
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// Collects into `slice` the body operations that compute `load`'s operands;
-/// false if they depend on anything but the induction variable and values
-/// from outside the loop, or on an operation that is not pure.
-static bool collectSlice(scf::ForOp loop, LoadOp load,
-                         llvm::SetVector<Operation *> &slice) {
-  Block *body = loop.getBody();
-  SmallVector<Value> worklist(load->getOperands());
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (value == loop.getInductionVar())
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() == body)
-        return false; // A loop-carried value.
-      if (!loop->isAncestor(arg.getOwner()->getParentOp()))
-        continue;
-      return false;
-    }
-    Operation *def = value.getDefiningOp();
-    if (!loop->isAncestor(def))
-      continue; // From outside the loop.
-    if (def->getBlock() != body || !isPure(def) || def->getNumRegions())
-      return false;
-    if (slice.insert(def))
-      worklist.append(def->operand_begin(), def->operand_end());
-  }
-  return true;
-}
 
 /// Clones `load` and the operations computing its operands with the
 /// induction variable replaced by `iv`, and its mask restricted to `valid`.
@@ -90,13 +62,6 @@ static Value cloneLoadAt(OpBuilder &builder, scf::ForOp loop, LoadOp load,
   return LoadOp::create(builder, loc, mapping.lookupOrDefault(load.getPtr()),
                         mask, other)
       .getResult();
-}
-
-static Value isBefore(OpBuilder &builder, scf::ForOp loop, Value iv) {
-  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                                         : arith::CmpIPredicate::slt;
-  return arith::CmpIOp::create(builder, loop.getLoc(), predicate, iv,
-                               loop.getUpperBound());
 }
 
 /// Whether `loads`, carried one iteration ahead, fit in registers beside the
@@ -134,7 +99,7 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
       continue;
     }
     llvm::SetVector<Operation *> slice;
-    if (!collectSlice(loop, load, slice))
+    if (!collectInductionSlice(loop, load->getOperands(), slice))
       continue;
     loads.push_back(load);
     slices.push_back(std::move(slice));
@@ -149,7 +114,7 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
 
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
-  Value firstValid = isBefore(rewriter, loop, loop.getLowerBound());
+  Value firstValid = createIsInRange(rewriter, loop, loop.getLowerBound());
   SmallVector<Value> first;
   for (auto [load, slice] : llvm::zip(loads, slices))
     first.push_back(cloneLoadAt(rewriter, loop, load, slice,
@@ -163,7 +128,7 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
         builder.setInsertionPointToStart(loop.getBody());
         Value next = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
                                            loop.getStep());
-        Value valid = isBefore(builder, loop, next);
+        Value valid = createIsInRange(builder, loop, next);
         SmallVector<Value> prefetched;
         for (auto [load, slice] : llvm::zip(loads, slices))
           prefetched.push_back(

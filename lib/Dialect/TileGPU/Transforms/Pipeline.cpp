@@ -27,6 +27,7 @@
 
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/LoopSlice.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -84,35 +85,6 @@ static std::optional<DotLoad> matchDotLoad(ConvertLayoutOp convert) {
   return result;
 }
 
-/// Collects into `slice` the loop body's operations computing `load`'s
-/// pointers and mask; false if they depend on a value the loop carries or
-/// on an operation that is not pure.
-static bool collectSlice(scf::ForOp loop, tile::LoadOp load,
-                         llvm::SetVector<Operation *> &slice) {
-  Block *body = loop.getBody();
-  SmallVector<Value> worklist = {load.getPtr()};
-  if (load.getMask())
-    worklist.push_back(load.getMask());
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (value == loop.getInductionVar())
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (loop->isAncestor(arg.getOwner()->getParentOp()))
-        return false;
-      continue;
-    }
-    Operation *def = value.getDefiningOp();
-    if (!loop->isAncestor(def))
-      continue;
-    if (def->getBlock() != body || !isPure(def) || def->getNumRegions())
-      return false;
-    if (slice.insert(def))
-      worklist.append(def->operand_begin(), def->operand_end());
-  }
-  return true;
-}
-
 /// Triton's swizzle for mma.sync operands: 16-byte groups, XORed with the
 /// row, over 8 rows of 128 bytes (Rows shorter than 128 bytes share a
 /// phase in groups).
@@ -166,13 +138,6 @@ static void copyAt(OpBuilder &b, scf::ForOp loop, DotLoad &dot, Value iv,
         mask ? arith::AndIOp::create(b, loc, mask, splat).getResult() : splat;
   }
   AsyncCopyOp::create(b, loc, ptr, dst, mask);
-}
-
-static Value isBefore(OpBuilder &b, scf::ForOp loop, Value iv) {
-  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                                         : arith::CmpIPredicate::slt;
-  return arith::CmpIOp::create(b, loop.getLoc(), predicate, iv,
-                               loop.getUpperBound());
 }
 
 /// Copies and waits for one load where it stands (no stages).
@@ -231,7 +196,7 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
   for (int64_t s = 0; s + 1 < numStages; ++s) {
     if (s > 0)
       iv = arith::AddIOp::create(rewriter, loc, iv, loop.getStep());
-    Value valid = isBefore(rewriter, loop, iv);
+    Value valid = tile::createIsInRange(rewriter, loop, iv);
     for (auto [dot, ring] : llvm::zip(dots, rings))
       copyAt(rewriter, loop, dot, iv, valid,
              stage(rewriter, ring, constant(s)));
@@ -259,7 +224,7 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
                 b.getIntegerAttr(loop.getStep().getType(), numStages - 1)));
         Value next =
             arith::AddIOp::create(b, loc, loop.getInductionVar(), ahead);
-        Value valid = isBefore(b, loop, next);
+        Value valid = tile::createIsInRange(b, loop, next);
         for (auto [dot, ring] : llvm::zip(dots, rings))
           copyAt(b, loop, dot, next, valid, stage(b, ring, write));
         AsyncCommitGroupOp::create(b, loc);
@@ -321,7 +286,10 @@ struct TileGPUPipelinePass
         dot->bufferType =
             MemDescType::get(context, type.getShape(), type.getElementType(),
                              getSwizzle(context, type, order));
-        dot->pipelinable = collectSlice(loop, dot->load, dot->slice);
+        SmallVector<Value> roots = {dot->load.getPtr()};
+        if (dot->load.getMask())
+          roots.push_back(dot->load.getMask());
+        dot->pipelinable = tile::collectInductionSlice(loop, roots, dot->slice);
         auto &list = byLoop[loop];
         if (list.empty())
           loops.push_back(loop);
