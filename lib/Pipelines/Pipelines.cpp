@@ -35,8 +35,24 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
+
+/// Shared-memory addresses in 32 bits, as they are on the chip: LLVM's
+/// NVPTX backend otherwise keeps them in 64-bit registers, which doubles the
+/// registers a matmul's ldmatrix and cp.async addresses take. The backend
+/// reads this from its command-line option when the NVVM target creates
+/// the target machine; there is no other way to ask for it.
+static void useShortSharedPointers() {
+  static bool done = [] {
+    auto options = llvm::cl::getRegisteredOptions();
+    if (llvm::cl::Option *option = options.lookup("nvptx-short-ptr"))
+      static_cast<llvm::cl::opt<bool> *>(option)->setValue(true);
+    return true;
+  }();
+  (void)done;
+}
 
 void tile::buildTileToLLVMPipeline(OpPassManager &pm,
                                    const TileToPTXOptions &options) {
@@ -54,6 +70,7 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(tilegpu::createTileGPUPipeline());
+  pm.addPass(tilegpu::createTileGPUSplitDot());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -80,6 +97,7 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   buildTileToLLVMPipeline(pm, options);
 
   // PTX
+  useShortSharedPointers();
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

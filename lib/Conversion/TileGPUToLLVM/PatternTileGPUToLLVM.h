@@ -88,6 +88,9 @@ void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
 void populateSharedMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const LoweringInfo &info);
+/// Arith operations on tiles of i1, element by element.
+void populateElementwiseOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);

@@ -55,6 +55,20 @@ struct SharedPlacement {
     return row * rowLength + (((col / vec) ^ phase) * vec) + col % vec;
   }
 
+  /// The offset bits that coordinate bits `coordBits` can set: any XOR of
+  /// their offsets stays within these bits.
+  int64_t getOffsetBits(ArrayRef<LayoutBit> coordBits) const {
+    int64_t mask = 0;
+    for (LayoutBit bit : coordBits) {
+      if (bit.isFree())
+        continue;
+      SmallVector<int64_t> coords(2, 0);
+      coords[bit.dim] = int64_t(1) << bit.bit;
+      mask |= offset(coords);
+    }
+    return mask;
+  }
+
   /// The element offset of coordinates computed at run time (i32).
   Value offset(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
     auto i32 = [&](int64_t v) { return createI32(b, loc, v); };
@@ -86,6 +100,25 @@ Value elementAddress(OpBuilder &b, Location loc, Value base, Value elements,
       LLVM::MulOp::create(b, loc, elements, createI32(b, loc, bytes));
   return LLVM::GEPOp::create(b, loc, sharedPointer(b.getContext()),
                              b.getI8Type(), base, ValueRange{byteOffset});
+}
+
+/// The address of element offset `threadOffset` XOR `constant` from `base`,
+/// where `threadOffset` only has bits of `threadBits`: the constant's other
+/// bits are added after the XOR, which is the same, so that they become an
+/// immediate of the load or store and one register serves every constant
+/// that differs from another there only.
+Value swizzledAddress(OpBuilder &b, Location loc, Value base,
+                      Value threadOffset, int64_t threadBits, int64_t constant,
+                      int64_t bytes) {
+  Value offset = threadOffset;
+  if (int64_t xorPart = constant & threadBits)
+    offset = LLVM::XOrOp::create(b, loc, offset, createI32(b, loc, xorPart));
+  Value address = elementAddress(b, loc, base, offset, bytes);
+  if (int64_t addPart = constant & ~threadBits)
+    address = LLVM::GEPOp::create(
+        b, loc, sharedPointer(b.getContext()), b.getI8Type(), address,
+        ArrayRef<LLVM::GEPArg>{int32_t(addPart * bytes)});
+  return address;
 }
 
 /// The coordinates the warp id alone contributes (lanes left out).
@@ -159,12 +192,12 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
     auto globalPtr = LLVM::LLVMPointerType::get(getContext(), 1);
     Value trueValue =
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(), 1);
+    int64_t threadBits =
+        placement.getOffsetBits(bits.lane) | placement.getOffsetBits(bits.warp);
     for (int64_t r = 0; r < bits.getNumRegisters(); r += width) {
       int64_t constant = placement.offset(bits.getRegisterCoords(r));
-      Value offset = LLVM::XOrOp::create(rewriter, loc, threadOffset,
-                                         createI32(rewriter, loc, constant));
-      Value dst =
-          elementAddress(rewriter, loc, adaptor.getDst(), offset, bytes);
+      Value dst = swizzledAddress(rewriter, loc, adaptor.getDst(), threadOffset,
+                                  threadBits, constant, bytes);
       int64_t size = width * bytes;
       Value pred = masks.empty() ? Value() : masks[r];
       if (size >= 4) {
@@ -230,11 +263,17 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
     SharedPlacement placement(op.getSrc().getType());
     LayoutBits bits = getBits(op.getType());
     Type element = op.getType().getElementType();
+    // The part at `offsets` is aligned to its size: its coordinates' bits
+    // and the offsets' are disjoint, so its offsets are the whole tile's
+    // XOR the offsets' own.
+    int64_t partOffset = 0;
+    if (std::optional<ArrayRef<int64_t>> offsets = op.getOffsets())
+      partOffset = placement.offset(*offsets);
     SmallVector<Value> values(bits.getNumRegisters());
     if (!loadMatrices(rewriter, loc, placement, bits, element, adaptor.getSrc(),
-                      values))
+                      partOffset, values))
       loadElements(rewriter, loc, placement, bits, element, adaptor.getSrc(),
-                   values);
+                   partOffset, values);
     rewriter.replaceOp(
         op, packVector(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), values));
@@ -245,7 +284,7 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
   static void loadElements(OpBuilder &b, Location loc,
                            const SharedPlacement &placement,
                            const LayoutBits &bits, Type element, Value base,
-                           SmallVector<Value> &values) {
+                           int64_t partOffset, SmallVector<Value> &values) {
     int64_t bytes = element.getIntOrFloatBitWidth() / 8;
     int64_t width = 1;
     if (!bits.reg.empty() && bits.reg.front().dim == int(placement.fast))
@@ -254,11 +293,13 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
                              int64_t(placement.layout.getVec()), 16 / bytes});
     Value threadOffset =
         placement.offset(b, loc, getThreadCoords(b, loc, bits));
+    int64_t threadBits =
+        placement.getOffsetBits(bits.lane) | placement.getOffsetBits(bits.warp);
     for (int64_t r = 0; r < bits.getNumRegisters(); r += width) {
-      int64_t constant = placement.offset(bits.getRegisterCoords(r));
-      Value offset = LLVM::XOrOp::create(b, loc, threadOffset,
-                                         createI32(b, loc, constant));
-      Value address = elementAddress(b, loc, base, offset, bytes);
+      int64_t constant =
+          placement.offset(bits.getRegisterCoords(r)) ^ partOffset;
+      Value address = swizzledAddress(b, loc, base, threadOffset, threadBits,
+                                      constant, bytes);
       auto type = VectorType::get({width}, element);
       Value loaded = LLVM::LoadOp::create(b, loc, type, address, width * bytes);
       SmallVector<Value> elements = unpackVector(b, loc, loaded);
@@ -277,7 +318,7 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
   static bool loadMatrices(OpBuilder &b, Location loc,
                            const SharedPlacement &placement,
                            const LayoutBits &bits, Type element, Value base,
-                           SmallVector<Value> &values) {
+                           int64_t partOffset, SmallVector<Value> &values) {
     int F = placement.fast, S = placement.slow;
     unsigned elementBits = element.getIntOrFloatBitWidth();
     using Bits = SmallVector<LayoutBit>;
@@ -312,9 +353,12 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
     coords[S] = LLVM::OrOp::create(b, loc, coords[S],
                                    LLVM::AndOp::create(b, loc, lane, i32(7)));
     Value laneOffset = placement.offset(b, loc, coords);
+    int64_t laneBits = placement.getOffsetBits(bits.warp) |
+                       placement.getOffsetBits({{S, 0}, {S, 1}, {S, 2}});
     for (int k = 0; k < 2; ++k) {
       int64_t bitOffset = placement.offset(
           bits.getRegisterCoords(int64_t(1) << (matrixBit + k)));
+      laneBits |= bitOffset;
       Value selected = LLVM::AndOp::create(
           b, loc, LLVM::LShrOp::create(b, loc, lane, i32(3 + k)), i32(1));
       laneOffset = LLVM::XOrOp::create(
@@ -336,9 +380,10 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
       // The four matrices of registers first + {0, 1, 2, 3} << matrixBit.
       if (first & ((int64_t(1) << (matrixBit + 2)) - 1))
         continue;
-      int64_t constant = placement.offset(bits.getRegisterCoords(first));
-      Value offset = LLVM::XOrOp::create(b, loc, laneOffset, i32(constant));
-      Value address = elementAddress(b, loc, base, offset, elementBits / 8);
+      int64_t constant =
+          placement.offset(bits.getRegisterCoords(first)) ^ partOffset;
+      Value address = swizzledAddress(b, loc, base, laneOffset, laneBits,
+                                      constant, elementBits / 8);
       Value loaded = NVVM::LdMatrixOp::create(b, loc, result, address,
                                               b.getI32IntegerAttr(4), layout,
                                               shape, eltType);

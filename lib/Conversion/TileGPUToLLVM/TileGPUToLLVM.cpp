@@ -506,6 +506,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateClusterOpToLLVMPatterns(converter, patterns, info);
   populateDotOpToLLVMPatterns(converter, patterns, info);
   populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);
+  populateElementwiseOpToLLVMPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they

@@ -55,3 +55,29 @@ tile.func @shared(%p: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %n: i32) at
   tile.store %outd, %h : tensor<64x64x!tile.ptr<f16>, #mma>
   tile.return
 }
+
+// Parts of a buffer (local_load with offsets, as tilegpu-split-dot makes
+// them): B's rows 16 to 31 start 16 rows of 64 halves (2048 bytes) further,
+// whose swizzle phase is 0: an immediate added to the lane's address. A's
+// columns 16 to 31 are the third group of 8 halves of each row, which the
+// swizzle XORs with the row: element offset 16 XORed into the lane's.
+// CHECK-LABEL: llvm.func @parts
+// CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK: %[[XORED:.*]] = llvm.xor %{{.*}}, %[[SIXTEEN]] : i32
+// CHECK: %[[BYTES:.*]] = llvm.mul %[[XORED]]
+// CHECK: %[[A:.*]] = llvm.getelementptr %{{.*}}[%[[BYTES]]]
+// CHECK: nvvm.ldmatrix %[[A]] {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK: %[[B:.*]] = llvm.getelementptr %{{.*}}[2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: nvvm.ldmatrix %[[B]] {{.*}}layout = #nvvm.mma_layout<col>
+tile.func @parts(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  %xa = tilegpu.local_load %a offsets [0, 16] : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x16xf16, #opa>
+  %xb = tilegpu.local_load %b offsets [16, 0] : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<16x64xf16, #opb>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %d = tile.dot %xa, %xb, %acc : tensor<64x16xf16, #opa>, tensor<16x64xf16, #opb> -> tensor<64x64xf32, #mma>
+  %outd = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #mma>
+  %h = arith.truncf %d : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+  tile.store %outd, %h : tensor<64x64x!tile.ptr<f16>, #mma>
+  tile.return
+}

@@ -161,11 +161,25 @@ LogicalResult AsyncCopyOp::verify() {
 LogicalResult LocalLoadOp::verify() {
   MemDescType src = getSrc().getType();
   RankedTensorType result = getType();
-  if (src.getShape() != result.getShape() ||
-      src.getElementType() != result.getElementType())
+  if (src.getElementType() != result.getElementType() ||
+      src.getRank() != result.getRank() ||
+      (!getOffsets() && src.getShape() != result.getShape()))
     return emitOpError("loads ")
            << result << " from " << src
            << "; expected the buffer's shape and element type";
+  if (std::optional<ArrayRef<int64_t>> offsets = getOffsets()) {
+    if (offsets->size() != src.getShape().size())
+      return emitOpError("has ")
+             << offsets->size() << " offsets for a buffer of rank "
+             << src.getRank();
+    for (auto [offset, size, whole] :
+         llvm::zip_equal(*offsets, result.getShape(), src.getShape()))
+      if (offset < 0 || offset % size != 0 || offset + size > whole)
+        return emitOpError("loads a part of ")
+               << size << " at " << offset << " of a dimension of " << whole
+               << "; expected a multiple of the part's size, within the "
+                  "buffer";
+  }
   if (!result.getEncoding())
     return emitOpError("needs a result with a layout");
   return success();

@@ -268,6 +268,50 @@ tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
 
 // -----
 
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{expected the buffer's shape and element type}}
+  %t = tilegpu.local_load %m : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x16xf16, #b>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{has 1 offsets for a buffer of rank 2}}
+  %t = tilegpu.local_load %m offsets [16] : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x16xf16, #b>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{loads a part of 16 at 8 of a dimension of 32; expected a multiple of the part's size, within the buffer}}
+  %t = tilegpu.local_load %m offsets [0, 8] : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x16xf16, #b>
+  tile.return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{loads a part of 16 at 32 of a dimension of 32}}
+  %t = tilegpu.local_load %m offsets [0, 32] : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x16xf16, #b>
+  tile.return
+}
+
+// -----
+
 #b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // expected-error @below {{a slice's parent is a blocked or an mma layout, not #tilegpu.slice}}
 #s = #tilegpu.slice<{dim = 0, parent = #tilegpu.slice<{dim = 0, parent = #b}>}>

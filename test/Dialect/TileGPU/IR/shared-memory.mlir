@@ -14,6 +14,7 @@
 // CHECK: tilegpu.async_commit_group
 // CHECK: tilegpu.async_wait {pending = 1 : i32}
 // CHECK: tilegpu.local_load %[[ONE]] : !tilegpu.memdesc<64x32xf16, #[[SHARED]]> -> tensor<64x32xf16, #{{.*}}>
+// CHECK: tilegpu.local_load %[[ONE]] offsets [0, 16] : !tilegpu.memdesc<64x32xf16, #[[SHARED]]> -> tensor<64x16xf16, #{{.*}}>
 tile.func @stage(%p: !tile.ptr<f16>, %i: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %ring = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16, #shared>
   %one = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<3x64x32xf16, #shared> -> !tilegpu.memdesc<64x32xf16, #shared>
@@ -24,5 +25,6 @@ tile.func @stage(%p: !tile.ptr<f16>, %i: i32) attributes {tilegpu.num_warps = 4 
   tilegpu.async_commit_group
   tilegpu.async_wait {pending = 1 : i32}
   %a = tilegpu.local_load %one : !tilegpu.memdesc<64x32xf16, #shared> -> tensor<64x32xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>>
+  %a1 = tilegpu.local_load %one offsets [0, 16] : !tilegpu.memdesc<64x32xf16, #shared> -> tensor<64x16xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>>
   tile.return
 }

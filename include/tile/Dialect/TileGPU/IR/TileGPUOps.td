@@ -148,15 +148,25 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load"> {
     is contiguous along the other dimension); otherwise one load per
     element.
 
+    With `offsets`, the result is the part of the buffer of the result's
+    shape that starts at `offsets`, each a multiple of the result's size
+    along its dimension (so that the part is aligned: its swizzled offsets
+    are those of a whole tile XOR a constant). `tilegpu-split-dot` loads a
+    dot's operands one step of K at a time this way.
+
     ```mlir
     %a = tilegpu.local_load %stage : !tilegpu.memdesc<128x32xf16, #shared>
         -> tensor<128x32xf16, #dot_op>
+    %a1 = tilegpu.local_load %stage offsets [0, 16]
+        : !tilegpu.memdesc<128x32xf16, #shared> -> tensor<128x16xf16, #dot_op>
     ```
   }];
-  let arguments = (ins Arg<TileGPU_MemDesc, "", [MemRead]>:$src);
+  let arguments = (ins Arg<TileGPU_MemDesc, "", [MemRead]>:$src,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $src attr-dict `:` qualified(type($src)) `->` type($result)
+    $src (`offsets` $offsets^)? attr-dict `:` qualified(type($src)) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }

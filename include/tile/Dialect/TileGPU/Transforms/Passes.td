@@ -77,4 +77,25 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TileGPUSplitDot : Pass<"tilegpu-split-dot", "ModuleOp"> {
+  let summary = "Load a tensor-core dot's operands one step of K at a time";
+  let description = [{
+    A `tile.dot` on tensor cores (`#mma` result) whose operands are whole
+    tiles loaded from shared memory (`tilegpu.local_load`, used by the dot
+    only) becomes one dot per step of the `mma.sync` instruction's K (16,
+    or 8 for TF32), chained through the accumulator, each reading its
+    slices of the two buffers (`local_load` with `offsets`) just before it.
+    The products are added in the same order, so the result does not
+    change; a thread holds one step's fragments at a time instead of the
+    whole of K's, which frees registers (more blocks per SM, or larger K
+    tiles) and lets the next step's `ldmatrix` overlap this step's
+    `mma.sync`. Triton's `tritongpu-prefetch` splits dots the same way.
+
+    The loads move to the dot, past the asynchronous copies that
+    `tilegpu-pipeline` starts between them; any other operation that may
+    write memory, or waits, between a load and its dot leaves the dot whole.
+  }];
+  let dependentDialects = ["tilegpu::TileGPUDialect"];
+}
+
 #endif // TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
