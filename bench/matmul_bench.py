@@ -45,16 +45,21 @@ def tile_time(run, dtype, m, n, k, params, reps):
     return float(found.group(1)), regs.groups() if regs else None
 
 
-def torch_time(torch, dtype, m, n, k, reps):
+def torch_time(torch, dtype, m, n, k, reps, flush):
+    """torch.matmul's median time; with `flush`, L2 is flushed before each
+    run (a 256 MiB write), as tile-run --bench does."""
     types = {"f16": torch.float16, "bf16": torch.bfloat16,
              "f32": torch.float32}
     torch.backends.cuda.matmul.allow_tf32 = True
     a = torch.rand(m, k, device="cuda", dtype=types[dtype])
     b = torch.rand(k, n, device="cuda", dtype=types[dtype])
+    scratch = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
     for _ in range(10):
         torch.matmul(a, b)
     times = []
     for _ in range(reps):
+        if flush:
+            scratch.zero_()
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
@@ -76,9 +81,12 @@ def main():
                         default=["128,128,32,4,3", "128,128,32,4,4",
                                  "128,128,64,4,3", "128,256,32,8,3",
                                  "256,128,32,8,3", "128,256,64,8,3",
-                                 "64,128,32,4,4"],
+                                 "256,128,64,8,3", "64,128,32,4,4"],
                         help="BLOCK_M,BLOCK_N,BLOCK_K,NUM_WARPS[,NUM_STAGES]")
     parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--baseline-run", default=None,
+                        help="another tile-run (an older build) timed on "
+                        "the first configuration beside --run")
     args = parser.parse_args()
     import torch
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
@@ -86,19 +94,25 @@ def main():
         for size in args.sizes:
             m, n, k = (int(v) for v in size.split(","))
             flops = 2.0 * m * n * k
-            ref = torch_time(torch, dtype, m, n, k, args.reps)
+            ref = torch_time(torch, dtype, m, n, k, args.reps, flush=True)
+            warm = torch_time(torch, dtype, m, n, k, args.reps, flush=False)
             print(f"{dtype} {m}x{n}x{k}: torch.matmul {ref:.4f} ms, "
-                  f"{flops / ref / 1e9:.1f} TFLOPS", flush=True)
-            for config in args.configs:
+                  f"{flops / ref / 1e9:.1f} TFLOPS with L2 flushed as for "
+                  f"tile (ratios below are against this); {warm:.4f} ms, "
+                  f"{flops / warm / 1e9:.1f} TFLOPS without", flush=True)
+            runs = [(args.run, config, "tile") for config in args.configs]
+            if args.baseline_run:
+                runs.insert(1, (args.baseline_run, args.configs[0],
+                                "baseline"))
+            for run, config, name in runs:
                 values = [int(v) for v in config.split(",")]
                 bm, bn, bk, warps = values[:4]
                 stages = values[4] if len(values) > 4 else 3
                 params = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                           "NUM_WARPS": warps, "NUM_STAGES": stages,
                           "GROUP_M": 8}
-                ms, info = tile_time(args.run, dtype, m, n, k, params,
-                                     args.reps)
-                label = f"  tile {bm}x{bn}x{bk} {warps} warps {stages} stages"
+                ms, info = tile_time(run, dtype, m, n, k, params, args.reps)
+                label = f"  {name} {bm}x{bn}x{bk} {warps} warps {stages} stages"
                 if ms is None:
                     print(f"{label}: failed: {' | '.join(info)}", flush=True)
                     continue
