@@ -91,12 +91,9 @@ def TileGPUSplitDot : Pass<"tilegpu-split-dot", "ModuleOp"> {
     tiles) and lets the next step's `ldmatrix` overlap this step's
     `mma.sync`. Triton's `tritongpu-prefetch` splits dots the same way.
 
-    The first step takes the place of the whole loads, so that its
-    products start before whatever lies between the loads and the dot (in
-    a pipelined loop, the copies of a later iteration, which then issue
-    while the tensor cores work); the other steps take the dot's place,
-    their loads moved past those copies. Any other operation that may write
-    memory, or waits, between a load and its dot leaves the dot whole.
+    The loads move to the dot, past the asynchronous copies that
+    `tilegpu-pipeline` starts between them; any other operation that may
+    write memory, or waits, between a load and its dot leaves the dot whole.
   }];
   let dependentDialects = ["tilegpu::TileGPUDialect"];
 }
