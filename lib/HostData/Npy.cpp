@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/HostData/Npy.h"
+#include "tile/Support/FileRead.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -250,12 +251,10 @@ llvm::Expected<HostBuffer> mlir::tile::parseNpy(llvm::MemoryBufferRef file) {
 }
 
 llvm::Expected<HostBuffer> mlir::tile::readNpyFile(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readBoundedFile(path, kNpyFile, /*requiresNullTerminator=*/false);
   if (!file)
-    return llvm::createStringError("cannot open '" + path +
-                                   "': " + file.getError().message());
+    return file.takeError();
   return parseNpy((*file)->getMemBufferRef());
 }
 

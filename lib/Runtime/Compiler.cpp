@@ -8,6 +8,7 @@
 #include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Runtime/Version.h"
 #include "tile/Support/Diagnostics.h"
+#include "tile/Support/FileRead.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -251,10 +252,14 @@ mlir::tile::compileKernel(FuncOp kernel,
                             llvm::StringRef(result.cacheKey).take_front(2),
                             result.cacheKey + getExtension(options.format));
     result.cachePath = path.str().str();
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cached =
-        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                    /*RequiresNullTerminator=*/false);
-    if (cached && (*cached)->getBufferSize() > 0) {
+    // A missing, unreadable or oversized entry, or one that is not a
+    // regular file, is a miss: the kernel is compiled again.
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> cached =
+        readBoundedFile(path, kCompileCacheEntry,
+                        /*requiresNullTerminator=*/false);
+    if (!cached)
+      llvm::consumeError(cached.takeError());
+    else if ((*cached)->getBufferSize() > 0) {
       result.binary = (*cached)->getBuffer().str();
       result.fromCache = true;
       result.seconds = elapsed();

@@ -8,6 +8,7 @@
 
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Support/FileRead.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
@@ -184,16 +185,16 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
     state.blockSize =
         32 * getKernelNumWarps(source.getKernel(), compileOptions);
     Clock::time_point start = Clock::now();
-    std::string error;
-    std::unique_ptr<llvm::MemoryBuffer> file =
-        openInputFile(options.binaryFile, &error);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        readBoundedFile(options.binaryFile, kBinaryFile);
     if (!file)
-      return llvm::createStringError(error);
+      return file.takeError();
     timings.add("read the PTX", secondsSince(start), options.binaryFile);
     LoadedKernel loaded;
-    if (llvm::Error err = loadBinary(source, *state.device, file->getBuffer(),
-                                     " (from " + options.binaryFile + ")",
-                                     args.size(), loaded, &timings))
+    if (llvm::Error err =
+            loadBinary(source, *state.device, (*file)->getBuffer(),
+                       " (from " + options.binaryFile + ")", args.size(),
+                       loaded, &timings))
       return err;
     state.module = std::move(loaded.module);
     state.function = loaded.function;

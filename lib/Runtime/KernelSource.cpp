@@ -7,6 +7,7 @@
 #include "tile/Runtime/KernelSource.h"
 
 #include "tile/Support/Diagnostics.h"
+#include "tile/Support/FileRead.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -62,13 +63,13 @@ KernelSource::~KernelSource() = default;
 
 llvm::Expected<std::unique_ptr<KernelSource>>
 KernelSource::loadFile(llvm::StringRef path, const Options &options) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(path, &error);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
+      readBoundedFile(path, kKernelFile);
   if (!input)
-    return llvm::createStringError(error);
+    return input.takeError();
   std::unique_ptr<KernelSource> source(new KernelSource());
   source->fileName = path.str();
-  if (llvm::Error err = source->load(std::move(input), options))
+  if (llvm::Error err = source->load(std::move(*input), options))
     return std::move(err);
   return std::move(source);
 }

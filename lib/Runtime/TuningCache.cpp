@@ -7,6 +7,7 @@
 #include "tile/Runtime/TuningCache.h"
 
 #include "tile/Runtime/Target.h"
+#include "tile/Support/FileRead.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -117,10 +118,10 @@ mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
         << "ignoring the tuning cache entry " << path << ": " << why << "\n";
     return std::nullopt;
   };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readBoundedFile(path, kTuningCacheEntry);
   if (!file)
-    return ignore("cannot read it: " + file.getError().message());
+    return ignore(llvm::toString(file.takeError()));
   SmallVector<llvm::StringRef> lines;
   (*file)->getBuffer().split(lines, '\n', /*MaxSplit=*/-1,
                              /*KeepEmpty=*/false);

@@ -16,6 +16,7 @@
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Support/Diagnostics.h"
+#include "tile/Support/FileRead.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -93,13 +94,14 @@ int main(int argc, char **argv) {
   }
 
   std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &errorMessage);
-  if (!input) {
-    llvm::errs() << "tile-opt: " << errorMessage << "\n";
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      tile::readBoundedFile(inputFilename, tile::kKernelFile);
+  if (!read) {
+    llvm::errs() << "tile-opt: " << llvm::toString(read.takeError()) << "\n";
     return 1;
   }
-  input = tile::preprocess(std::move(input), defines, llvm::errs());
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      tile::preprocess(std::move(*read), defines, llvm::errs());
   if (!input)
     return 1;
 

@@ -6,7 +6,10 @@ import sys
 
 cache, how = sys.argv[1], sys.argv[2]
 [path] = glob.glob(os.path.join(cache, "tuning", "*.txt"))
-if os.path.isdir(path):
+if os.path.islink(path):
+    os.remove(path)
+    lines = []
+elif os.path.isdir(path):
     os.rmdir(path)
     lines = []
 else:
@@ -41,6 +44,13 @@ elif how == "directory":
     os.remove(path)
     os.mkdir(path)
     sys.exit(0)
+elif how == "device":
+    if os.path.lexists(path):
+        os.remove(path)
+    os.symlink("/dev/zero", path)
+    sys.exit(0)
+elif how == "huge":
+    lines = lines + ["#" * 1024] * 2048
 else:
     sys.exit("unknown damage " + how)
 with open(path, "w") as f:
