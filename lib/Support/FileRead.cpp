@@ -7,10 +7,6 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 
-#include <cerrno>
-#include <cstring>
-#include <unistd.h>
-
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -29,23 +25,20 @@ static std::string formatBytes(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-/// Standard input, up to one byte past the limit.
+/// Standard input, read until its end or until it holds more than the limit.
 static llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readStdin(const FileKind &kind) {
   llvm::SmallString<4096> data;
-  int fd = 0;
   char chunk[65536];
   while (true) {
-    ssize_t n = ::read(fd, chunk, sizeof(chunk));
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
+    llvm::Expected<size_t> n =
+        llvm::sys::fs::readNativeFile(llvm::sys::fs::getStdinHandle(), chunk);
+    if (!n)
       return llvm::createStringError("cannot read standard input: " +
-                                     llvm::Twine(std::strerror(errno)));
-    }
-    if (n == 0)
+                                     llvm::toString(n.takeError()));
+    if (*n == 0)
       break;
-    data.append(chunk, chunk + n);
+    data.append(chunk, chunk + *n);
     if (data.size() > kind.maxBytes)
       return llvm::createStringError("standard input holds more than " +
                                      formatBytes(kind.maxBytes) +
