@@ -71,6 +71,7 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(tilegpu::createTileGPUPipeline());
   pm.addPass(tilegpu::createTileGPUSplitDot());
+  pm.addPass(tilegpu::createTileGPUPrefetch());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -98,4 +98,30 @@ def TileGPUSplitDot : Pass<"tilegpu-split-dot", "ModuleOp"> {
   let dependentDialects = ["tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPrefetch : Pass<"tilegpu-prefetch", "ModuleOp"> {
+  let summary = "Load the next iteration's first step of K before its barrier";
+  let description = [{
+    Rotates a loop that `tilegpu-pipeline` and `tilegpu-split-dot` made by
+    one step of K: the loop's `tilegpu.async_wait` (and its barrier) moves
+    from the top of each iteration to just before the last step's dot,
+    followed by the loads of the next iteration's first step from the
+    buffer the next iteration reads, which the loop carries; before the
+    loop, a wait and the first iteration's first step. Each iteration then
+    starts multiplying on operands already in registers, and the
+    `ldmatrix` of the next iteration's first step runs behind this
+    iteration's last `mma.sync`, which ptxas cannot arrange itself across
+    a barrier or the loop's back edge. CUTLASS's sm80 main loop and
+    Triton's `tritongpu-prefetch` do the same.
+
+    The loop must start with the wait, read its buffers (`local_load` of a
+    `memdesc_index` of a ring allocated outside, at an index the loop
+    carries) at one index, and do nothing after its last read but
+    operations free of memory effects (the dot, index arithmetic);
+    otherwise it is left as it is. The barrier still separates every read
+    of a buffer from the copies into it, and the same groups of copies have
+    been committed where the wait moves to.
+  }];
+  let dependentDialects = ["tilegpu::TileGPUDialect"];
+}
+
 #endif // TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
