@@ -78,15 +78,19 @@ def main():
                                  "3000,5000,2000"])
     parser.add_argument("--dtypes", default="f16,bf16")
     parser.add_argument("--configs", nargs="+",
-                        default=["128,128,32,4,3", "128,128,32,4,4",
-                                 "128,128,64,4,3", "128,256,32,8,3",
-                                 "256,128,32,8,3", "128,256,64,8,3",
-                                 "256,128,64,8,3", "64,128,32,4,4"],
+                        default=["128,256,64,8,3", "256,128,64,8,3",
+                                 "128,128,64,4,3", "128,128,32,4,3",
+                                 "128,128,32,4,4", "128,256,32,8,3",
+                                 "64,128,32,4,4"],
                         help="BLOCK_M,BLOCK_N,BLOCK_K,NUM_WARPS[,NUM_STAGES]")
     parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--baseline-run", default=None,
-                        help="another tile-run (an older build) timed on "
-                        "the first configuration beside --run")
+    parser.add_argument("--baseline-run", action="append", default=[],
+                        metavar="[NAME=]PATH",
+                        help="another tile-run (an older build, a variant) "
+                        "timed beside --run, on the first configuration "
+                        "or with --baseline-all on each; may be repeated")
+    parser.add_argument("--baseline-all", action="store_true",
+                        help="time the baselines on every configuration")
     args = parser.parse_args()
     import torch
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
@@ -100,10 +104,15 @@ def main():
                   f"{flops / ref / 1e9:.1f} TFLOPS with L2 flushed as for "
                   f"tile (ratios below are against this); {warm:.4f} ms, "
                   f"{flops / warm / 1e9:.1f} TFLOPS without", flush=True)
-            runs = [(args.run, config, "tile") for config in args.configs]
-            if args.baseline_run:
-                runs.insert(1, (args.baseline_run, args.configs[0],
-                                "baseline"))
+            baselines = []
+            for value in args.baseline_run:
+                name, _, path = value.rpartition("=")
+                baselines.append((path, name or "baseline"))
+            runs = []
+            for index, config in enumerate(args.configs):
+                runs.append((args.run, config, "tile"))
+                if index == 0 or args.baseline_all:
+                    runs += [(path, config, name) for path, name in baselines]
             for run, config, name in runs:
                 values = [int(v) for v in config.split(",")]
                 bm, bn, bk, warps = values[:4]

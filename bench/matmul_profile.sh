@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ncu and the SASS of examples/matmul.mlir at 4096^3 f16 (128x128x32, 4
-# warps, 3 stages) on the GPU machine, after the bundle is unpacked into
+# ncu and the SASS of examples/matmul.mlir at 4096^3 f16 (128x256x64, 8
+# warps, 3 stages: bench/matmul_bench.py's best) on the GPU machine, after the bundle is unpacked into
 # /tmp/tile-gpu (dist/tile-gpu/run-gpu-tests.sh none). Writes
 # $OUT/matmul-ncu.log and $OUT/matmul-sass.txt.
 set -uo pipefail
@@ -10,8 +10,8 @@ export TILE_CACHE_DIR=$work/profile-cache
 rm -rf "$TILE_CACHE_DIR"
 m=4096 n=4096 k=4096
 args=(examples/matmul.mlir --target=cuda --no-tuning-cache -D DTYPE=f16
-  -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D NUM_WARPS=4 -D NUM_STAGES=3
-  -D GROUP_M=8 --grid 1024
+  -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D NUM_WARPS=8 -D NUM_STAGES=3
+  -D GROUP_M=8 --grid 512
   --arg "f16[${m}x${k}]=uniform:1" --arg "f16[${k}x${n}]=uniform:2"
   --arg "f16[${m}x${n}]=zeros" --arg i32=$m --arg i32=$n --arg i32=$k
   --arg i32=$k --arg i32=1 --arg i32=$n --arg i32=1 --arg i32=$n --arg i32=1)

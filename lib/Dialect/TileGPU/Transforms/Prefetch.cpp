@@ -186,8 +186,12 @@ static void rotate(Plan &plan) {
         return next;
       }));
   (void)newLoop;
-  for (LocalLoadOp load : plan.first)
+  for (LocalLoadOp load : plan.first) {
+    Operation *stage = load.getSrc().getDefiningOp();
     load.erase();
+    if (stage->use_empty())
+      stage->erase();
+  }
   plan.wait.erase();
 }
 
