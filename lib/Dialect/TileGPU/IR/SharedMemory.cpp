@@ -146,6 +146,14 @@ LogicalResult AsyncCopyOp::verify() {
            << "; expected the same shape and the pointers' element type";
   if (!ptr.getEncoding())
     return emitOpError("needs pointers with a layout");
+  // Threads holding the same elements would all copy them: racing writes
+  // of one address (and a masked-off copy writes zeros).
+  FailureOr<LayoutBits> bits = getLayoutBits(ptr);
+  if (succeeded(bits) && (bits->getFreeLaneMask() || bits->getFreeWarpMask()))
+    return emitOpError("needs a layout that gives each element to one "
+                       "thread; ")
+           << ptr.getEncoding()
+           << " gives some to several threads, which would all write them";
   if (Value mask = getMask()) {
     auto type = cast<RankedTensorType>(mask.getType());
     if (type.getShape() != ptr.getShape() ||

@@ -283,6 +283,14 @@ struct TileGPUPipelinePass
         unsigned bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
         dot->copyLayout = getDefaultBlockedLayout(
             context, type.getShape(), numWarps.getInt(), 16 / bytes, order);
+        // A tile with fewer elements than the block has threads (times the
+        // vector) would have threads copying the same elements: it stays a
+        // load, converted in registers.
+        FailureOr<LayoutBits> copyBits = getLayoutBits(RankedTensorType::get(
+            type.getShape(), type.getElementType(), dot->copyLayout));
+        if (failed(copyBits) || copyBits->getFreeLaneMask() ||
+            copyBits->getFreeWarpMask())
+          return;
         dot->bufferType =
             MemDescType::get(context, type.getShape(), type.getElementType(),
                              getSwizzle(context, type, order));

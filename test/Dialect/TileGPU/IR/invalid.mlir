@@ -335,3 +335,17 @@ tile.func @k(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
   tilegpu.async_copy %t, %m : tensor<64x32x!tile.ptr<f16>>, !tilegpu.memdesc<64x32xf16, #sh>
   tile.return
 }
+
+// -----
+
+// 32 x 8 halves over 16 warps of 32 threads: 512 threads for 256
+// elements, so two threads would copy each.
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [16, 1], order = [1, 0]}>
+#sh = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 16 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<32x8xf16, #sh>
+  %t = tile.splat %p : !tile.ptr<f16> -> tensor<32x8x!tile.ptr<f16>, #b>
+  // expected-error @below {{needs a layout that gives each element to one thread; #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [16, 1], order = [1, 0]}> gives some to several threads, which would all write them}}
+  tilegpu.async_copy %t, %m : tensor<32x8x!tile.ptr<f16>, #b>, !tilegpu.memdesc<32x8xf16, #sh>
+  tile.return
+}

@@ -166,3 +166,33 @@ tile.func @column_major(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %h: f
   } {tile.num_stages = 3 : i32}
   tile.return
 }
+
+// -----
+
+// A tile smaller than the block (32 x 8 floats over 16 warps: at four
+// per thread, 64 of the 512 threads would do) is not staged: threads would
+// copy the same elements. It stays a load, converted in registers.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [16, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [16, 1]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+// CHECK-LABEL: tile.func @small
+// CHECK-NOT: tilegpu.async_copy
+// CHECK: tile.load
+// CHECK-NEXT: tilegpu.convert_layout
+// CHECK-NOT: tilegpu.async_copy
+tile.func @small(%b: !tile.ptr<f32> {tile.divisibility = 16 : i64}, %x: f32, %n: i32) attributes {tilegpu.num_warps = 16 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<256x8xf32, #mma>
+  %da = tile.splat %x : f32 -> tensor<256x32xf32, #opa>
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<256x8xf32, #mma>) : i32 {
+    %pb = tile.addptr %b, %k : !tile.ptr<f32>, i32
+    %ptrs = tile.splat %pb : !tile.ptr<f32> -> tensor<32x8x!tile.ptr<f32>, #blk>
+    %xb = tile.load %ptrs : tensor<32x8x!tile.ptr<f32>, #blk>
+    %db = tilegpu.convert_layout %xb : tensor<32x8xf32, #blk> -> tensor<32x8xf32, #opb>
+    %next = tile.dot %da, %db, %acc : tensor<256x32xf32, #opa>, tensor<32x8xf32, #opb> -> tensor<256x8xf32, #mma>
+    scf.yield %next : tensor<256x8xf32, #mma>
+  } {tile.num_stages = 3 : i32}
+  tile.return
+}

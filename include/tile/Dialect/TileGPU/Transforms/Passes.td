@@ -70,8 +70,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     later iterations of it load.
 
     Loads whose `other` is not zero (a masked-off element must read as 0,
-    which `cp.async` gives), and tiles of elements other than 16 or 32 bits,
-    are left as they are.
+    which `cp.async` gives), tiles of elements other than 16 or 32 bits, and
+    tiles too small for the copy layout to give each element to one thread
+    (fewer elements than the block has threads, times the vector: threads
+    would copy the same elements, racing) are left as they are.
   }];
   let dependentDialects = ["tilegpu::TileGPUDialect", "arith::ArithDialect",
                            "scf::SCFDialect"];
