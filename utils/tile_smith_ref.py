@@ -481,7 +481,8 @@ def binary(fn, a, b):
             inexact = (ea > 0) | (eb > 0)
             return Value(np.fmod(ra, rb), np.where(inexact, INF, 0.0), t)
         if fn == "copysign":
-            unsure = (rb == 0) | ((eb > 0) & ~(np.abs(rb) > eb))
+            # A NaN's sign is unspecified (x86 and the GPU differ).
+            unsure = (rb == 0) | np.isnan(rb) | ((eb > 0) & ~(np.abs(rb) > eb))
             return Value(np.copysign(ra, rb), np.where(unsure, INF, ea), t)
         if fn == "add":
             return _finish(ra + rb, ea + eb, 0.0, t)

@@ -86,8 +86,12 @@ void interpreter::registerMathHandlers(HandlerTable &table) {
                                [](float x, float y) { return std::pow(x, y); });
   addFloatBinary<math::Atan2Op>(
       table, [](float y, float x) { return std::atan2(y, x); });
-  addFloatBinary<math::CopySignOp>(
-      table, [](float x, float y) { return std::copysign(x, y); });
+  // A NaN's sign is unspecified (IEEE 754): x86 makes invalid operations'
+  // NaN negative, the GPU's are the canonical positive NaN. A NaN sign
+  // operand counts as positive, as the GPU's do.
+  addFloatBinary<math::CopySignOp>(table, [](float x, float y) {
+    return std::copysign(x, std::isnan(y) ? 1.0f : y);
+  });
 
   table.add<math::FmaOp>(
       [](Executor &executor, Operation *op) -> LogicalResult {
