@@ -6,17 +6,200 @@
 
 #include "tile/Runtime/Grid.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
+
+namespace {
+/// A grid size expression, parsed and evaluated at once (recursive
+/// descent); with no lookup, only its syntax is checked.
+class GridExpression {
+public:
+  using Lookup = llvm::function_ref<std::optional<int64_t>(llvm::StringRef)>;
+  GridExpression(llvm::StringRef text, Lookup *lookup)
+      : text(text), lookup(lookup) {}
+
+  llvm::Expected<int64_t> evaluate() {
+    int64_t value = 0;
+    if (!parseSum(value))
+      return fail();
+    skipSpaces();
+    if (error.empty() && pos != text.size())
+      error = "unexpected '" + text.substr(pos, 1).str() + "'";
+    if (!error.empty())
+      return fail();
+    return value;
+  }
+
+private:
+  llvm::Error fail() {
+    return llvm::createStringError(
+        llvm::formatv("--grid expression '{0}', column {1}: {2}", text, pos + 1,
+                      error)
+            .str());
+  }
+  void skipSpaces() {
+    while (pos < text.size() && text[pos] == ' ')
+      ++pos;
+  }
+  bool consume(char c) {
+    skipSpaces();
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  bool expect(char c) {
+    if (consume(c))
+      return true;
+    error = std::string("expected '") + c + "'";
+    return false;
+  }
+  /// Keeps values within 63 bits; only checked when evaluating.
+  bool check(bool ok, const char *what) {
+    if (lookup && !ok) {
+      error = what;
+      return false;
+    }
+    return true;
+  }
+  bool parseSum(int64_t &value) {
+    if (!parseProduct(value))
+      return false;
+    while (true) {
+      bool plus = consume('+');
+      if (!plus && !consume('-'))
+        return true;
+      int64_t rhs = 0;
+      if (!parseProduct(rhs))
+        return false;
+      int64_t result = 0;
+      bool overflow = plus ? llvm::AddOverflow(value, rhs, result)
+                           : llvm::SubOverflow(value, rhs, result);
+      if (!check(!overflow, "overflow"))
+        return false;
+      value = result;
+    }
+  }
+  bool parseProduct(int64_t &value) {
+    if (!parseFactor(value))
+      return false;
+    while (true) {
+      skipSpaces();
+      if (pos >= text.size() || !llvm::is_contained("*/%", text[pos]))
+        return true;
+      char op = text[pos++];
+      int64_t rhs = 0;
+      if (!parseFactor(rhs))
+        return false;
+      if (op == '*') {
+        int64_t result = 0;
+        if (!check(!llvm::MulOverflow(value, rhs, result), "overflow"))
+          return false;
+        value = result;
+        continue;
+      }
+      if (!check(value >= 0 && rhs > 0, op == '/'
+                                            ? "division of a negative number "
+                                              "or by one not positive"
+                                            : "remainder of a negative number "
+                                              "or by one not positive"))
+        return false;
+      if (lookup)
+        value = op == '/' ? value / rhs : value % rhs;
+    }
+  }
+  bool parseFactor(int64_t &value) {
+    skipSpaces();
+    if (consume('(')) {
+      if (!parseSum(value))
+        return false;
+      return expect(')');
+    }
+    size_t start = pos;
+    if (pos < text.size() && llvm::isDigit(text[pos])) {
+      while (pos < text.size() && llvm::isDigit(text[pos]))
+        ++pos;
+      if (text.slice(start, pos).getAsInteger(10, value)) {
+        error = "number too large";
+        return false;
+      }
+      return true;
+    }
+    while (pos < text.size() &&
+           (llvm::isAlnum(text[pos]) || text[pos] == '_') &&
+           (pos > start || !llvm::isDigit(text[pos])))
+      ++pos;
+    llvm::StringRef name = text.slice(start, pos);
+    if (name.empty()) {
+      error = pos < text.size()
+                  ? "unexpected '" + text.substr(pos, 1).str() + "'"
+                  : "expected a number, a name or '('";
+      return false;
+    }
+    if (name == "cdiv") {
+      int64_t lhs = 0, rhs = 0;
+      if (!expect('(') || !parseSum(lhs) || !expect(',') || !parseSum(rhs) ||
+          !expect(')'))
+        return false;
+      if (!check(lhs >= 0 && rhs > 0,
+                 "cdiv of a negative number or by one not positive"))
+        return false;
+      value = lookup ? (lhs + rhs - 1) / rhs : 0;
+      return true;
+    }
+    value = 0;
+    if (!lookup)
+      return true;
+    std::optional<int64_t> found = (*lookup)(name);
+    if (!found) {
+      pos = start;
+      error = "'" + name.str() +
+              "' is neither an integer meta-parameter nor an integer "
+              "argument of the kernel";
+      return false;
+    }
+    value = *found;
+    return true;
+  }
+
+  llvm::StringRef text;
+  Lookup *lookup;
+  size_t pos = 0;
+  std::string error;
+};
+} // namespace
+
+/// Splits `text` at the commas outside parentheses.
+static llvm::SmallVector<llvm::StringRef, 3> splitAxes(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(')
+      ++depth;
+    else if (text[i] == ')')
+      --depth;
+    else if (text[i] == ',' && depth == 0) {
+      parts.push_back(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
 
 llvm::Expected<GridSpec> GridSpec::parse(llvm::StringRef text) {
   auto error = [&] {
     return llvm::createStringError(
         "--grid expects X[,Y[,Z]], one to three sizes from 1 to "
-        "2147483647, or persistent[:N], got '" +
+        "2147483647 or expressions such as 'cdiv(M, BLOCK_M)', or "
+        "persistent[:N], got '" +
         text + "'");
   };
   GridSpec grid;
@@ -31,17 +214,51 @@ llvm::Expected<GridSpec> GridSpec::parse(llvm::StringRef text) {
       return error();
     return grid;
   }
-  llvm::SmallVector<llvm::StringRef, 3> parts;
-  rest.split(parts, ',');
+  llvm::SmallVector<llvm::StringRef, 3> parts = splitAxes(rest);
   if (parts.size() > 3)
     return error();
+  bool numbers = llvm::all_of(parts, [](llvm::StringRef part) {
+    return !part.empty() && llvm::all_of(part, llvm::isDigit);
+  });
   for (llvm::StringRef part : parts) {
-    int64_t size;
-    if (!parseSize(part, size))
+    if (numbers) {
+      int64_t size;
+      if (!parseSize(part, size))
+        return error();
+      grid.sizes.push_back(size);
+      continue;
+    }
+    if (part.trim().empty())
       return error();
-    grid.sizes.push_back(size);
+    // The syntax now, the values at each launch.
+    if (llvm::Error err =
+            GridExpression(part.trim(), nullptr).evaluate().takeError())
+      return std::move(err);
+    grid.expressions.push_back(part.trim().str());
   }
   return grid;
+}
+
+llvm::Expected<llvm::SmallVector<int64_t, 3>> GridSpec::resolve(
+    llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> lookup) const {
+  if (expressions.empty())
+    return sizes;
+  llvm::SmallVector<int64_t, 3> result;
+  for (const std::string &expression : expressions) {
+    GridExpression::Lookup function = lookup;
+    llvm::Expected<int64_t> size =
+        GridExpression(expression, &function).evaluate();
+    if (!size)
+      return size.takeError();
+    if (*size < 1 || *size > INT32_MAX)
+      return llvm::createStringError(
+          llvm::formatv("--grid expression '{0}' gives {1} programs; a grid "
+                        "takes 1 to 2147483647 along each axis",
+                        expression, *size)
+              .str());
+    result.push_back(*size);
+  }
+  return result;
 }
 
 llvm::Expected<int64_t> GridSpec::parseWaves(llvm::StringRef text) {

@@ -147,11 +147,37 @@ llvm::Expected<RunResult> KernelRunner::run(llvm::ArrayRef<KernelArg> args) {
   llvm_unreachable("unknown target");
 }
 
+/// The sizes of an explicit grid for a launch with `args`: an expression
+/// sees the kernel's integer meta-parameters (BLOCK_M) and integer
+/// arguments (M, by the name the kernel file gives them).
+static llvm::Expected<llvm::SmallVector<int64_t, 3>>
+resolveGrid(const GridSpec &grid, const KernelSource &source,
+            llvm::ArrayRef<KernelArg> args) {
+  std::vector<std::string> names = source.getParameterNames();
+  return grid.resolve([&](llvm::StringRef name) -> std::optional<int64_t> {
+    for (const KernelParam &param : source.getParams()) {
+      int64_t value = 0;
+      if (param.name == name && !param.isType &&
+          !llvm::StringRef(param.value).getAsInteger(10, value))
+        return value;
+    }
+    for (auto [index, argName] : llvm::enumerate(names))
+      if (argName == name && index < args.size() && !args[index].isBuffer() &&
+          !isFloatDataType(args[index].getDataType()))
+        return args[index].getScalar().getSExtValue();
+    return std::nullopt;
+  });
+}
+
 llvm::Expected<RunResult>
 KernelRunner::runOnCPU(llvm::ArrayRef<KernelArg> args) {
   RunResult result;
   result.outputs.assign(args.begin(), args.end());
-  result.grid.assign(options.grid.sizes.begin(), options.grid.sizes.end());
+  llvm::Expected<llvm::SmallVector<int64_t, 3>> sizes =
+      resolveGrid(options.grid, source, args);
+  if (!sizes)
+    return sizes.takeError();
+  result.grid.assign(sizes->begin(), sizes->end());
   result.where = "the CPU interpreter";
   Clock::time_point start = Clock::now();
   if (failed(interpretKernel(source.getKernel(), result.grid, result.outputs)))
@@ -246,8 +272,13 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   RunResult result;
   result.where = info.getDescription();
   result.blockSize = state.blockSize;
-  result.grid.assign(options.grid.sizes.begin(), options.grid.sizes.end());
-  if (options.grid.persistent) {
+  if (!options.grid.persistent) {
+    llvm::Expected<llvm::SmallVector<int64_t, 3>> sizes =
+        resolveGrid(options.grid, source, args);
+    if (!sizes)
+      return sizes.takeError();
+    result.grid.assign(sizes->begin(), sizes->end());
+  } else {
     llvm::Expected<int64_t> programs = getPersistentGrid(
         *state.device, function, state.blockSize, options.grid.cap,
         &result.gridNote, options.grid.waves.value_or(1));

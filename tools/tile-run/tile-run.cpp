@@ -56,7 +56,9 @@ static cl::opt<Target>
            cl::cat(runCategory));
 static cl::opt<std::string> gridOption(
     "grid",
-    cl::desc("The launch grid: programs along x, y and z; on a GPU "
+    cl::desc("The launch grid: programs along x, y and z, each a number "
+             "or an expression of the kernel's integer meta-parameters and "
+             "arguments ('cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)'); on a GPU "
              "also 'persistent' (SMs x the blocks per SM that fit) or "
              "'persistent:N' (that, at most N)"),
     cl::value_desc("X[,Y[,Z]]|persistent[:N]"), cl::cat(runCategory));

@@ -13,6 +13,7 @@
 #include "tile/Runtime/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -38,8 +39,20 @@ struct GridSpec {
   std::optional<int64_t> waves;
   static constexpr int64_t kAllWaves = 0;
 
-  /// Parses "X[,Y[,Z]]" (each from 1 to 2^31 - 1) or "persistent[:N]".
+  /// Where a size is an expression rather than a number, one per axis
+  /// ("cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)"), evaluated per launch over the
+  /// kernel's integer meta-parameters and integer arguments (resolve);
+  /// empty when every size is a number (then `sizes` holds them).
+  llvm::SmallVector<std::string, 3> expressions;
+
+  /// Parses "X[,Y[,Z]]", each a size from 1 to 2^31 - 1 or an expression
+  /// of integers, names, + - * / % (on non-negative integers, / rounding
+  /// down), parentheses and cdiv(a, b); or "persistent[:N]".
   static llvm::Expected<GridSpec> parse(llvm::StringRef text);
+  /// The sizes of an explicit grid: `sizes`, or the expressions evaluated
+  /// with `lookup` giving each name's value (nullopt: no such name).
+  llvm::Expected<llvm::SmallVector<int64_t, 3>> resolve(
+      llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> lookup) const;
   /// Parses waves: "all" or a count from 1 to 1024.
   static llvm::Expected<int64_t> parseWaves(llvm::StringRef text);
   /// The grid of tile-run's --grid and --waves for a launch on `target`:
