@@ -9,6 +9,8 @@
 
 #include "tile/Preprocessor/Preprocessor.h"
 
+#include "tile/Support/Text.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
@@ -208,25 +210,28 @@ static bool applyDefines(ArrayRef<std::string> defines,
     name = name.trim();
     value = value.trim();
     if (!isDefinition(define)) {
-      errs << "error: -D expects NAME=VALUE, got '" << define << "'\n";
+      errs << "error: -D expects NAME=VALUE, got '"
+           << escapeForDiagnostic(define) << "'\n";
       return false;
     }
     std::string parsed;
     bool isType;
     if (!parseValue(value, parsed, isType)) {
-      errs << "error: -D " << name << ": '" << value
+      errs << "error: -D " << escapeForDiagnostic(name) << ": '"
+           << escapeForDiagnostic(value)
            << "' is neither an integer nor a type (f16, bf16, f32, i32, "
               "i64)\n";
       return false;
     }
     if (is_contained(seen, name)) {
-      errs << "error: -D " << name << " is given twice\n";
+      errs << "error: -D " << escapeForDiagnostic(name) << " is given twice\n";
       return false;
     }
     seen.push_back(name);
     auto param = find_if(params, [&](auto &p) { return p.name == name; });
     if (param == params.end()) {
-      errs << "error: -D " << name << ": the kernel has no parameter '" << name
+      errs << "error: -D " << escapeForDiagnostic(name)
+           << ": the kernel has no parameter '" << escapeForDiagnostic(name)
            << "' (" << listNames(params) << ")\n";
       return false;
     }
@@ -380,7 +385,7 @@ bool mlir::tile::checkDefineArguments(ArrayRef<const char *> args,
     if (isDefinition(define))
       continue;
     WithColor::error(errs, tool)
-        << "-D expects NAME=VALUE, got '" << define << "'";
+        << "-D expects NAME=VALUE, got '" << escapeForDiagnostic(define) << "'";
     // `-D BLOCK 512`: the value came as an argument of its own.
     std::string value;
     bool isType;

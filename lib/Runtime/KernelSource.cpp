@@ -8,6 +8,7 @@
 
 #include "tile/Support/Diagnostics.h"
 #include "tile/Support/FileRead.h"
+#include "tile/Support/Text.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -88,6 +89,9 @@ KernelSource::loadString(llvm::StringRef text, llvm::StringRef bufferName,
 llvm::Error KernelSource::load(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                const Options &options) {
   diagnostics = options.diagnostics ? options.diagnostics : &llvm::errs();
+  if (llvm::Error err =
+          checkKernelText(buffer->getBuffer(), buffer->getBufferIdentifier()))
+    return err;
   text = buffer->getBuffer().str();
   std::string specialized;
   if (!preprocess(*buffer, options.defines, specialized, params, *diagnostics))

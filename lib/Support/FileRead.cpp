@@ -18,6 +18,8 @@ const FileKind tile::kBinaryFile = {"PTX or cubin file", 256 * kMiB, false};
 const FileKind tile::kCompileCacheEntry = {"compile-cache entry", 256 * kMiB,
                                            false};
 const FileKind tile::kTuningCacheEntry = {"tuning-cache entry", kMiB, false};
+const FileKind tile::kSmithProgram = {"tile-smith program description",
+                                      16 * kMiB, true};
 
 static std::string formatBytes(uint64_t bytes) {
   if (bytes >= kMiB && bytes % kMiB == 0)

@@ -17,6 +17,7 @@
 #include "tile/Preprocessor/Preprocessor.h"
 #include "tile/Support/Diagnostics.h"
 #include "tile/Support/FileRead.h"
+#include "tile/Support/Text.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,6 +99,11 @@ int main(int argc, char **argv) {
       tile::readBoundedFile(inputFilename, tile::kKernelFile);
   if (!read) {
     llvm::errs() << "tile-opt: " << llvm::toString(read.takeError()) << "\n";
+    return 1;
+  }
+  if (llvm::Error err = tile::checkKernelText((*read)->getBuffer(),
+                                              (*read)->getBufferIdentifier())) {
+    llvm::errs() << "tile-opt: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
   std::unique_ptr<llvm::MemoryBuffer> input =

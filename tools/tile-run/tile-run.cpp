@@ -18,6 +18,7 @@
 #include "tile/Runtime/KernelRunner.h"
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
+#include "tile/Support/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -160,7 +161,10 @@ static cl::opt<bool> timingOption("timing",
                                   cl::cat(cudaCategory));
 
 static int fail(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), "tile-run") << message << "\n";
+  // Messages quote arguments and file contents: bytes a terminal would act
+  // on are escaped.
+  llvm::WithColor::error(llvm::errs(), "tile-run")
+      << escapeForDiagnostic(message.str(), /*keepLayout=*/true) << "\n";
   return 1;
 }
 

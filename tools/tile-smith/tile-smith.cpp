@@ -12,6 +12,7 @@
 #include "tile/Smith/Generate.h"
 #include "tile/Smith/Print.h"
 #include "tile/Smith/Reduce.h"
+#include "tile/Support/FileRead.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -88,10 +89,10 @@ int main(int argc, char **argv) {
 
   Program program;
   if (!from.empty()) {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
-        llvm::MemoryBuffer::getFileOrSTDIN(from);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text =
+        mlir::tile::readBoundedFile(from, mlir::tile::kSmithProgram);
     if (!text)
-      return fail("cannot read " + from + ": " + text.getError().message());
+      return fail(llvm::toString(text.takeError()));
     llvm::Expected<Program> parsed = parseDescription((*text)->getBuffer());
     if (!parsed)
       return fail(from + ": " + llvm::toString(parsed.takeError()));

@@ -40,6 +40,8 @@ extern const FileKind kBinaryFile;
 extern const FileKind kCompileCacheEntry;
 /// A tuning-cache entry: 1 MiB.
 extern const FileKind kTuningCacheEntry;
+/// A tile-smith program description (tile-smith --from, or '-'): 16 MiB.
+extern const FileKind kSmithProgram;
 
 /// The contents of `path`, checked to be a regular file (or, where `kind`
 /// allows, "-" for standard input) of at most `kind.maxBytes` bytes.
