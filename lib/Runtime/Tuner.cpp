@@ -274,9 +274,6 @@ static std::string describeMismatch(const CheckReport &report) {
   return "the results differ from the interpreter's";
 }
 
-/// Runs, checks and times one candidate; sets its outcome.
-/// Runs and times one candidate (its results stay on the GPU); sets its
-/// outcome.
 /// The grids launched so far, per kernel: which waves launched them.
 using GridsSeen = std::map<std::pair<const KernelSource *, int64_t>, int64_t>;
 
@@ -289,6 +286,8 @@ static RunOptions withWaves(const RunOptions &runOptions,
   return result;
 }
 
+/// Runs and times one candidate (its results stay on the GPU); sets its
+/// outcome.
 static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                     const TuneOptions &options, const RunOptions &runOptions,
                     const DeviceArguments *sharedArgs, unsigned &compiled,

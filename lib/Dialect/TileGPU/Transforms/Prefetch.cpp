@@ -56,7 +56,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tilegpu {
@@ -171,7 +170,7 @@ static void rotate(Plan &plan) {
   Operation *anchor = plan.anchor;
   Value nextRead = plan.nextRead;
   SmallVector<LocalLoadOp> first = plan.first;
-  auto newLoop = cast<scf::ForOp>(*plan.loop.replaceWithAdditionalYields(
+  (void)plan.loop.replaceWithAdditionalYields(
       rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location,
           ArrayRef<BlockArgument> args) -> SmallVector<Value> {
@@ -184,8 +183,7 @@ static void rotate(Plan &plan) {
         for (LocalLoadOp load : first)
           next.push_back(loadAt(b, load, nextRead));
         return next;
-      }));
-  (void)newLoop;
+      });
   for (LocalLoadOp load : plan.first) {
     Operation *stage = load.getSrc().getDefiningOp();
     load.erase();
