@@ -236,6 +236,10 @@ LogicalResult DotOperandEncodingAttr::verifyEncoding(
   if (shape.size() != 2)
     return emitError() << "a dot operand is a rank-2 tile, not rank-"
                        << shape.size();
+  // MLIR's parser verifies the encoding of `tensor<...x!bad, #enc>` too,
+  // with no element type, after reporting the bad one.
+  if (!elementType)
+    return failure();
   if (isa<MmaEncodingAttr>(getParent()) &&
       !(elementType.isF16() || elementType.isBF16() || elementType.isF32()))
     return emitError() << "an mma operand holds f16, bf16 or f32 (TF32), not "

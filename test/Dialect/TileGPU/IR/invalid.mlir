@@ -349,3 +349,16 @@ tile.func @k(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 16 : i32} {
   tilegpu.async_copy %t, %m : tensor<32x8x!tile.ptr<f16>, #b>, !tilegpu.memdesc<32x8xf16, #sh>
   tile.return
 }
+
+// -----
+
+// A dot operand's element type that does not parse: the parser's error, not
+// a crash in the encoding's check of the missing type (found by tile-fuzz).
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x32xf16, #sh>
+  // expected-error @below {{undefined symbol alias id 'f16'}}
+  %a = tilegpu.local_load %m offsets [0, 16] : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x16x!f16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>>
+  tile.return
+}
