@@ -259,6 +259,15 @@ llvm::Expected<RunResult>
 KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   CudaState &state = *cuda;
   const CudaDeviceInfo &info = state.device->getInfo();
+  // An explicit grid's expressions, before anything is compiled.
+  RunResult result;
+  if (!options.grid.persistent) {
+    llvm::Expected<llvm::SmallVector<int64_t, 3>> sizes =
+        resolveGrid(options.grid, source, args);
+    if (!sizes)
+      return sizes.takeError();
+    result.grid.assign(sizes->begin(), sizes->end());
+  }
   if (!state.function)
     if (llvm::Error err = load(args))
       return std::move(err);
@@ -268,17 +277,10 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
       return std::move(err);
   const CudaFunction &function = *state.function;
 
-  // The grid: explicit, or persistent from the occupancy.
-  RunResult result;
+  // A persistent grid, from the occupancy.
   result.where = info.getDescription();
   result.blockSize = state.blockSize;
-  if (!options.grid.persistent) {
-    llvm::Expected<llvm::SmallVector<int64_t, 3>> sizes =
-        resolveGrid(options.grid, source, args);
-    if (!sizes)
-      return sizes.takeError();
-    result.grid.assign(sizes->begin(), sizes->end());
-  } else {
+  if (options.grid.persistent) {
     llvm::Expected<int64_t> programs = getPersistentGrid(
         *state.device, function, state.blockSize, options.grid.cap,
         &result.gridNote, options.grid.waves.value_or(1));
