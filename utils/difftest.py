@@ -2,6 +2,7 @@
 """Differential testing of the compiler and the interpreter on random kernels.
 
     difftest.py COUNT [--seed S] [--target=cpu|cuda] [--sanitize] [--jobs N]
+                [--with-op OP]
     difftest.py --replay DIR [--target=cpu|cuda]
 
 For each seed S..S+COUNT-1, tile-smith writes a random kernel (kernel.mlir),
@@ -288,6 +289,30 @@ def init_worker(options, work):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def seed_has_op(job):
+    """Whether seed's kernel uses the operation op (tile-smith to stdout)."""
+    seed, op = job
+    done = subprocess.run([WORKER["tools"].smith, "--seed", str(seed)],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          timeout=60)
+    # A kernel tile-smith cannot write is kept: run_seed reports it.
+    return seed, done.returncode != 0 or (op + " ") in done.stdout.decode(
+        errors="replace")
+
+
+def select_seeds(pool, first, count, op):
+    """The first count seeds from first on whose kernels use op."""
+    seeds = []
+    start = first
+    while len(seeds) < count:
+        batch = range(start, start + max(256, 4 * (count - len(seeds))))
+        for seed, has_op in pool.map(seed_has_op, [(s, op) for s in batch]):
+            if has_op and len(seeds) < count:
+                seeds.append(seed)
+        start = batch.stop
+    return seeds
+
+
 def run_seed(seed):
     tools, work = WORKER["tools"], WORKER["work"]
     directory = os.path.join(work, "seed-%d" % seed)
@@ -354,6 +379,10 @@ def main():
     parser.add_argument("count", nargs="?", type=int, help="how many kernels")
     parser.add_argument("--seed", type=int, default=0, help="the first seed")
     parser.add_argument("--target", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--with-op", metavar="OP",
+                        help="only kernels that use the operation OP (such "
+                        "as tile.dot): seeds from --seed on whose kernels do "
+                        "not are skipped until COUNT kernels have run")
     parser.add_argument("--sanitize", action="store_true",
                         help="also run the GPU run under compute-sanitizer "
                         "(memcheck, racecheck)")
@@ -405,11 +434,17 @@ def main():
     if options.count is None:
         parser.error("give COUNT or --replay DIR")
 
-    seeds = range(options.seed, options.seed + options.count)
     failures = []
     details = {}
     times = []
     with multiprocessing.Pool(options.jobs, init_worker, (options, work)) as pool:
+        seeds = range(options.seed, options.seed + options.count)
+        if options.with_op:
+            seeds = select_seeds(pool, options.seed, options.count,
+                                 options.with_op)
+            print("difftest: the %d kernels with %s among seeds %d-%d"
+                  % (len(seeds), options.with_op, options.seed, seeds[-1]),
+                  flush=True)
         for seed, stage, detail, directory, seconds in pool.imap_unordered(
                 run_seed, seeds):
             times.append((seconds, seed))
