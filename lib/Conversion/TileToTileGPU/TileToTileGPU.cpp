@@ -77,17 +77,25 @@ static bool usesTensorCores(DotOp dot) {
          a.getDimSize(1) >= (tf32 ? 8 : 16);
 }
 
-/// Gives `dot` its result's layout (mma, or the blocked one it has for the
-/// FMA path) and its operands the matching dot-operand layouts, converting
-/// operands into them and the result back to its blocked layout.
+/// Gives `dot` its result's layout (mma, or for the FMA path the blocked
+/// layout fitted to the result's shape) and its operands the matching
+/// dot-operand layouts, converting operands into them and the result back to
+/// its blocked layout.
 static void assignDotLayouts(DotOp dot, unsigned numWarps) {
   MLIRContext *context = dot.getContext();
   RankedTensorType dType = dot.getD().getType();
   Attribute blocked = dType.getEncoding();
-  Attribute parent = blocked;
-  if (usesTensorCores(dot))
-    parent = MmaEncodingAttr::get(
-        context, getMmaWarpsPerCTA(dType.getShape(), numWarps));
+  // The FMA path's thread holds whole rows of A and columns of B for the
+  // elements of D it holds: D's layout is the one fitted to D's own shape
+  // (the fewest elements per thread), not the rank's, which a larger tile
+  // of the kernel chose and which may give a thread many rows (seed 14540:
+  // a 32x8 result on 8 warps in the layout of a 32x64 tile held 8 rows of
+  // a 32x64 A, 512 registers).
+  Attribute parent =
+      usesTensorCores(dot)
+          ? Attribute(MmaEncodingAttr::get(
+                context, getMmaWarpsPerCTA(dType.getShape(), numWarps)))
+          : getDefaultBlockedLayout(context, dType.getShape(), numWarps);
   OpBuilder builder(dot);
   auto convert = [&](Value value, Attribute layout) -> Value {
     auto type = cast<RankedTensorType>(value.getType());

@@ -79,3 +79,27 @@ tile.func @small_k(%h: f16, %f: f32, %p: !tile.ptr<f32>) {
   tile.store %p, %t : !tile.ptr<f32>
   tile.return
 }
+
+// -----
+
+// The FMA path's result takes the layout fitted to its own shape, not the
+// rank's (chosen here by the 32x64 operand): in the rank's, each of the 256
+// threads holds 4 rows of the 32x8 result (8 rows once coalescing reorders
+// it, as in random kernel seed 14540), and so 4 x 64 = 256 elements of A,
+// all the registers a thread has; in the fitted one, one row.
+// CHECK-DAG: #[[RANK:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1]{{.*}}}>
+// CHECK-DAG: #[[FIT:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1]{{.*}}}>
+// CHECK-DAG: #[[FITA:.*]] = #tilegpu.dot_operand<{opIdx = 0, parent = #[[FIT]]}>
+// CHECK-LABEL: tile.func @fma_result_layout
+// CHECK: %[[D:.*]] = tile.dot {{.*}} : tensor<32x64xf32, #[[FITA]]>, {{.*}} -> tensor<32x8xf32, #[[FIT]]>
+// CHECK: tilegpu.convert_layout %[[D]] : tensor<32x8xf32, #[[FIT]]> -> tensor<32x8xf32, #[[RANK]]>
+tile.func @fma_result_layout(%f: f32, %p: !tile.ptr<f32>) attributes {tile.num_warps = 8 : i32} {
+  %a = tile.splat %f : f32 -> tensor<32x64xf32>
+  %b = tile.splat %f : f32 -> tensor<64x8xf32>
+  %c = tile.splat %f : f32 -> tensor<32x8xf32>
+  %d = tile.dot %a, %b, %c input_precision = ieee : tensor<32x64xf32>, tensor<64x8xf32> -> tensor<32x8xf32>
+  %s = tile.reduce sum %d axis 0 : tensor<32x8xf32> -> tensor<8xf32>
+  %t = tile.reduce sum %s axis 0 : tensor<8xf32> -> f32
+  tile.store %p, %t : !tile.ptr<f32>
+  tile.return
+}
