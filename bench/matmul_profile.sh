@@ -22,9 +22,11 @@ ncu --section SpeedOfLight --section ComputeWorkloadAnalysis \
   "$work/bin/tile-run" "${args[@]}" > "$OUT/matmul-ncu.log" 2>&1
 cubin=$(find "$TILE_CACHE_DIR" -name '*.cubin' | head -n 1)
 if [ -z "$cubin" ]; then
-  ptx=$(find "$TILE_CACHE_DIR" -name '*.ptx' | head -n 1)
+  entry=$(find "$TILE_CACHE_DIR" -name '*.ptx' | head -n 1)
   cubin=/tmp/matmul-profile.cubin
-  ptxas -arch=sm_90 "$ptx" -o "$cubin"
+  # A compile-cache entry is a header, an empty line, then the PTX.
+  sed '1,/^$/d' "$entry" > /tmp/matmul-profile.ptx
+  ptxas -arch=sm_90 /tmp/matmul-profile.ptx -o "$cubin"
 fi
 { echo "cubin: $cubin"; cuobjdump -sass "$cubin" 2>&1 || nvdisasm -c "$cubin"; } > "$OUT/matmul-sass.txt" 2>&1
 grep -c HMMA "$OUT/matmul-sass.txt"

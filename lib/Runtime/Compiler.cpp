@@ -6,7 +6,9 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Preprocessor/Preprocessor.h"
+#include "tile/Runtime/CompileCache.h"
 #include "tile/Runtime/Version.h"
+#include "tile/Support/CacheFiles.h"
 #include "tile/Support/Diagnostics.h"
 #include "tile/Support/FileRead.h"
 
@@ -246,24 +248,34 @@ mlir::tile::compileKernel(FuncOp kernel,
     add(options.cudaPath);
   result.cacheKey = llvm::toHex(hash.final(), /*LowerCase=*/true);
 
+  bool mayWriteCache = true;
   if (!options.cacheDir.empty()) {
     llvm::SmallString<256> path(options.cacheDir);
     llvm::sys::path::append(path,
                             llvm::StringRef(result.cacheKey).take_front(2),
                             result.cacheKey + getExtension(options.format));
     result.cachePath = path.str().str();
-    // A missing, unreadable or oversized entry, or one that is not a
-    // regular file, is a miss: the kernel is compiled again.
+    // A missing entry is a miss; so is one that cannot be read or fails its
+    // checks (CompileCache.h), with a warning: the kernel is compiled again
+    // and the entry replaced.
     llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> cached =
-        readBoundedFile(path, kCompileCacheEntry,
-                        /*requiresNullTerminator=*/false);
-    if (!cached)
-      llvm::consumeError(cached.takeError());
-    else if ((*cached)->getBufferSize() > 0) {
-      result.binary = (*cached)->getBuffer().str();
-      result.fromCache = true;
-      result.seconds = elapsed();
-      return result;
+        readCacheEntry(options.cacheDir, path, kCompileCacheEntry);
+    if (!cached) {
+      // Not a file the cache may touch (a link, a directory): left alone.
+      result.cacheWarning = llvm::toString(cached.takeError());
+      mayWriteCache = false;
+    } else if (*cached) {
+      llvm::Expected<llvm::StringRef> binary =
+          parseCompileCacheEntry((*cached)->getBuffer(), result.cacheKey);
+      if (binary && !binary->empty()) {
+        result.binary = binary->str();
+        result.fromCache = true;
+        result.seconds = elapsed();
+        return result;
+      }
+      result.cacheWarning = "ignoring the entry " + result.cachePath + ": " +
+                            (binary ? std::string("it holds no binary")
+                                    : llvm::toString(binary.takeError()));
     }
   }
 
@@ -320,18 +332,14 @@ mlir::tile::compileKernel(FuncOp kernel,
     return llvm::createStringError("compiling @" + result.name +
                                    " produced no binary");
 
-  if (!result.cachePath.empty()) {
-    llvm::StringRef directory = llvm::sys::path::parent_path(result.cachePath);
-    std::error_code ec = llvm::sys::fs::create_directories(directory);
-    llvm::Error err =
-        ec ? llvm::createStringError("cannot create " + directory + ": " +
-                                     ec.message())
-           : llvm::writeToOutput(result.cachePath, [&](llvm::raw_ostream &os) {
-               os << result.binary;
-               return llvm::Error::success();
-             });
-    if (err)
-      result.cacheWarning = llvm::toString(std::move(err));
+  if (!result.cachePath.empty() && mayWriteCache) {
+    if (llvm::Error err = writeCacheEntry(
+            options.cacheDir, result.cachePath,
+            formatCompileCacheEntry(result.cacheKey, result.binary)))
+      result.cacheWarning += (result.cacheWarning.empty() ? "" : "; ") +
+                             llvm::toString(std::move(err));
+    else if (!result.cacheWarning.empty())
+      result.cacheWarning += " (replaced)";
   }
   result.seconds = elapsed();
   return result;

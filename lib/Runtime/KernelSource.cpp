@@ -285,7 +285,8 @@ KernelSource::compile(const KernelSpecialization &specialization,
       compileKernel(kernel, specialization, options);
   if (compiled && !compiled->cacheWarning.empty())
     llvm::WithColor::warning(*diagnostics, "tile-run")
-        << "the compile cache is not used: " << compiled->cacheWarning << "\n";
+        << "compile cache: " << escapeForDiagnostic(compiled->cacheWarning)
+        << "\n";
   return compiled;
 }
 

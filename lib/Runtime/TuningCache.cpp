@@ -7,7 +7,9 @@
 #include "tile/Runtime/TuningCache.h"
 
 #include "tile/Runtime/Target.h"
+#include "tile/Support/CacheFiles.h"
 #include "tile/Support/FileRead.h"
+#include "tile/Support/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -105,51 +107,40 @@ static bool isWellFormedDefine(llvm::StringRef define) {
          !value.getAsInteger(10, number);
 }
 
-std::optional<TuningChoice>
-mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
-                         llvm::raw_ostream &warnings) {
-  if (cacheDir.empty())
-    return std::nullopt;
-  std::string path = getTuningCachePath(cacheDir, key);
-  if (!llvm::sys::fs::exists(path))
-    return std::nullopt;
-  auto ignore = [&](const llvm::Twine &why) -> std::optional<TuningChoice> {
-    llvm::WithColor::warning(warnings, "tile")
-        << "ignoring the tuning cache entry " << path << ": " << why << "\n";
-    return std::nullopt;
+llvm::Expected<TuningChoice>
+mlir::tile::parseTuningEntry(llvm::StringRef entry,
+                             llvm::StringRef compilerVersion,
+                             llvm::StringRef digest, unsigned numVariants) {
+  auto fail = [](const llvm::Twine &why) {
+    return llvm::createStringError(why);
   };
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
-      readBoundedFile(path, kTuningCacheEntry);
-  if (!file)
-    return ignore(llvm::toString(file.takeError()));
   SmallVector<llvm::StringRef> lines;
-  (*file)->getBuffer().split(lines, '\n', /*MaxSplit=*/-1,
-                             /*KeepEmpty=*/false);
+  entry.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   if (lines.empty() || lines.front() != kCacheHeader)
-    return ignore("not a tuning cache entry");
+    return fail("not a tuning cache entry");
   llvm::StringMap<llvm::StringRef> fields;
   for (llvm::StringRef line : llvm::drop_begin(lines)) {
     auto [name, value] = line.split(' ');
     if (name.empty() || !fields.try_emplace(name, value).second)
-      return ignore("corrupt (line '" + line + "')");
+      return fail("corrupt (line '" + line + "')");
   }
   for (llvm::StringRef required : {"compiler", "key", "choice", "time"})
     if (!fields.count(required))
-      return ignore("corrupt (no '" + required + "' line)");
-  if (fields["compiler"] != getCompilerVersion())
-    return ignore("written by another version of tile (" + fields["compiler"] +
-                  ")");
-  if (fields["key"] != key.getDigest())
-    return ignore("corrupt (its key is not its name)");
+      return fail("corrupt (no '" + required + "' line)");
+  if (fields["compiler"] != compilerVersion)
+    return fail("written by another version of tile (" + fields["compiler"] +
+                ")");
+  if (fields["key"] != digest)
+    return fail("corrupt (its key is not its name)");
   TuningChoice choice;
   if (fields["time"].getAsDouble(choice.milliseconds) ||
       !(choice.milliseconds > 0))
-    return ignore("corrupt (time '" + fields["time"] + "')");
+    return fail("corrupt (time '" + fields["time"] + "')");
   SmallVector<llvm::StringRef> defines;
   fields["choice"].split(defines, ' ', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef define : defines) {
     if (!isWellFormedDefine(define))
-      return ignore("corrupt (choice '" + define + "')");
+      return fail("corrupt (choice '" + define + "')");
     choice.defines.push_back(define.str());
   }
   choice.tunedOn = fields.lookup("shapes").str();
@@ -157,62 +148,69 @@ mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
     llvm::Expected<int64_t> waves = GridSpec::parseWaves(fields["waves"]);
     if (!waves) {
       llvm::consumeError(waves.takeError());
-      return ignore("corrupt (waves '" + fields["waves"] + "')");
+      return fail("corrupt (waves '" + fields["waves"] + "')");
     }
     choice.waves = *waves;
   }
   if (fields.count("variant") &&
       (fields["variant"].getAsInteger(10, choice.variant) ||
-       choice.variant >= key.kernelNames.size()))
-    return ignore("corrupt (variant '" + fields["variant"] + "')");
+       choice.variant >= numVariants))
+    return fail("corrupt (variant '" + fields["variant"] + "')");
   return choice;
+}
+
+std::optional<TuningChoice>
+mlir::tile::lookupTuning(llvm::StringRef cacheDir, const TuningKey &key,
+                         llvm::raw_ostream &warnings) {
+  if (cacheDir.empty())
+    return std::nullopt;
+  std::string path = getTuningCachePath(cacheDir, key);
+  auto ignore = [&](llvm::Error why) -> std::optional<TuningChoice> {
+    llvm::WithColor::warning(warnings, "tile")
+        << "ignoring the tuning cache entry " << path << ": "
+        << escapeForDiagnostic(llvm::toString(std::move(why))) << "\n";
+    return std::nullopt;
+  };
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readCacheEntry(cacheDir, path, kTuningCacheEntry);
+  if (!file)
+    return ignore(file.takeError());
+  if (!*file)
+    return std::nullopt;
+  llvm::Expected<TuningChoice> choice =
+      parseTuningEntry((*file)->getBuffer(), getCompilerVersion(),
+                       key.getDigest(), key.kernelNames.size());
+  if (!choice)
+    return ignore(choice.takeError());
+  return std::move(*choice);
+}
+
+std::string mlir::tile::formatTuningEntry(const TuningKey &key,
+                                          const TuneEntry &best) {
+  std::string entry;
+  llvm::raw_string_ostream os(entry);
+  os << kCacheHeader << "\n";
+  os << "compiler " << getCompilerVersion() << "\n";
+  os << "key " << key.getDigest() << "\n";
+  os << "kernel";
+  for (const std::string &name : key.kernelNames)
+    os << " @" << name;
+  os << "\n";
+  os << "variant " << best.variant << "\n";
+  os << "device " << key.device << "\n";
+  os << "shapes " << llvm::join(key.buckets, " ") << "\n";
+  os << "choice " << llvm::join(best.config.defines, " ") << "\n";
+  if (best.config.waves)
+    os << "waves " << formatWaves(*best.config.waves) << "\n";
+  os << llvm::formatv("time {0:e6}\n", best.milliseconds);
+  return entry;
 }
 
 llvm::Error mlir::tile::storeTuning(llvm::StringRef cacheDir,
                                     const TuningKey &key,
                                     const TuneEntry &best) {
-  std::string path = getTuningCachePath(cacheDir, key);
-  llvm::StringRef dir = llvm::sys::path::parent_path(path);
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return llvm::createStringError("cannot create " + dir + ": " +
-                                   ec.message());
-  int fd;
-  llvm::SmallString<256> temporary;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          path + ".tmp-%%%%%%%%", fd, temporary))
-    return llvm::createStringError("cannot write in " + dir + ": " +
-                                   ec.message());
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << kCacheHeader << "\n";
-    os << "compiler " << getCompilerVersion() << "\n";
-    os << "key " << key.getDigest() << "\n";
-    os << "kernel";
-    for (const std::string &name : key.kernelNames)
-      os << " @" << name;
-    os << "\n";
-    os << "variant " << best.variant << "\n";
-    os << "device " << key.device << "\n";
-    os << "shapes " << llvm::join(key.buckets, " ") << "\n";
-    os << "choice " << llvm::join(best.config.defines, " ") << "\n";
-    if (best.config.waves)
-      os << "waves " << formatWaves(*best.config.waves) << "\n";
-    os << llvm::formatv("time {0:e6}\n", best.milliseconds);
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(temporary);
-      return llvm::createStringError("cannot write " + temporary + ": " +
-                                     message);
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    return llvm::createStringError("cannot write " + path + ": " +
-                                   ec.message());
-  }
-  return llvm::Error::success();
+  return writeCacheEntry(cacheDir, getTuningCachePath(cacheDir, key),
+                         formatTuningEntry(key, best));
 }
 
 llvm::Expected<TuningKey>

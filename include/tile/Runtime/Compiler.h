@@ -131,8 +131,9 @@ struct CompiledKernel {
   std::string cachePath;
   /// True when the binary came from the cache and nothing was compiled.
   bool fromCache = false;
-  /// Why the result could not be stored in the cache (empty if it was, or
-  /// the cache is off): the compilation itself succeeded.
+  /// What went wrong with the cache (empty if nothing did, or the cache is
+  /// off): an entry that was ignored (and replaced), or why the result could
+  /// not be stored. The compilation itself succeeded.
   std::string cacheWarning;
   /// One entry per pass in pipeline order; empty on a cache hit.
   std::vector<PassTiming> passTimings;

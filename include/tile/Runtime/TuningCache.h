@@ -80,7 +80,20 @@ std::optional<TuningChoice> lookupTuning(llvm::StringRef cacheDir,
                                          const TuningKey &key,
                                          llvm::raw_ostream &warnings);
 
-/// Stores `best` for `key` (atomically: a temporary file, then a rename).
+/// The choice a tuning cache entry holds, every field checked: it must have
+/// been written by the compiler `compilerVersion` under the key `digest`,
+/// and its variant must be below `numVariants`. The error says what is
+/// wrong.
+llvm::Expected<TuningChoice> parseTuningEntry(llvm::StringRef entry,
+                                              llvm::StringRef compilerVersion,
+                                              llvm::StringRef digest,
+                                              unsigned numVariants);
+
+/// The entry that keeps `best` for `key`.
+std::string formatTuningEntry(const TuningKey &key, const TuneEntry &best);
+
+/// Stores `best` for `key` (atomically: a temporary file, then a rename;
+/// see tile/Support/CacheFiles.h).
 llvm::Error storeTuning(llvm::StringRef cacheDir, const TuningKey &key,
                         const TuneEntry &best);
 
