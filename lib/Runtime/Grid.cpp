@@ -150,7 +150,9 @@ private:
       if (!check(lhs >= 0 && rhs > 0,
                  "cdiv of a negative number or by one not positive"))
         return false;
-      value = lookup ? (lhs + rhs - 1) / rhs : 0;
+      // Not (lhs + rhs - 1) / rhs, which overflows near 2^63 (a fuzzer
+      // found cdiv(M, 2^63 - 1)).
+      value = lookup ? lhs / rhs + (lhs % rhs != 0) : 0;
       return true;
     }
     value = 0;
