@@ -439,7 +439,7 @@ def main():
     times = []
     with multiprocessing.Pool(options.jobs, init_worker, (options, work)) as pool:
         seeds = range(options.seed, options.seed + options.count)
-        if options.with_op:
+        if options.with_op and options.count > 0:
             seeds = select_seeds(pool, options.seed, options.count,
                                  options.with_op)
             print("difftest: the %d kernels with %s among seeds %d-%d"

@@ -1,5 +1,4 @@
-//===- CacheFiles.h - Entries of on-disk caches ------------------*- C++
-//-*-===//
+//===- CacheFiles.h - Entries of on-disk caches -----------------*- C++ -*-===//
 //
 // The compile cache and the tuning cache keep one file per entry under a
 // cache directory ($TILE_CACHE_DIR, ~/.cache/tile) that other processes,
@@ -16,7 +15,9 @@
 //   caller reports as a warning and runs on without the cache.
 //
 // The cache directory itself may be a symbolic link (a cache moved to
-// another disk).
+// another disk). The checks look at the path before the file is opened: a
+// link swapped in between by someone who can write the cache is not
+// caught (LLVM opens files with no O_NOFOLLOW).
 //
 //===----------------------------------------------------------------------===//
 
