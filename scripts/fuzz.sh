@@ -14,6 +14,8 @@
 #                  declarations
 #   compile-cache  tools/tile-fuzz-compile-cache: compile-cache entries
 #   tuning-cache   tools/tile-fuzz-tuning-cache: tuning-cache entries
+#   tuning-database tools/tile-fuzz-tuning-database: tuning databases
+#                  (--tune-import, the shipped ones)
 # The host side's targets are seeded from tools/tile-fuzz-NAME/corpus.
 #
 # Builds the targets with clang, AddressSanitizer and UndefinedBehaviorSanitizer
@@ -28,7 +30,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-all=(compiler npy args grid preprocessor compile-cache tuning-cache)
+all=(compiler npy args grid preprocessor compile-cache tuning-cache tuning-database)
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...] [-- LIBFUZZER_FLAG...]" >&2
   echo "targets: ${all[*]}" >&2

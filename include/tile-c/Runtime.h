@@ -246,8 +246,8 @@ typedef struct tile_function tile_function;
 /* Where a launch's meta-parameters come from (docs/tuning.md). */
 typedef enum tile_tuning {
   /* The tuning cache's choice for the launch's shape bucket where it has
-   * one (-D set by hand wins over it), else the defaults fitted to the
-   * launch. */
+   * one, else an imported or shipped tuning database's (-D set by hand wins
+   * over either), else the defaults fitted to the launch. */
   TILE_TUNING_CACHE = 0,
   /* The defaults and -D, fitted to the launch. */
   TILE_TUNING_DEFAULTS = 1,
@@ -255,7 +255,8 @@ typedef enum tile_tuning {
    * arguments), check the fastest against the interpreter, store it in the
    * tuning cache and use it. */
   TILE_TUNING_TUNE = 2,
-  /* The tuning cache's choice where it has one, else tune now. */
+  /* A stored choice (as TILE_TUNING_CACHE) where there is one, else tune
+   * now. */
   TILE_TUNING_AUTO = 3
 } tile_tuning;
 
@@ -280,9 +281,29 @@ typedef struct tile_prepare_options {
   /* The compile cache's (and the tuning cache's) directory; null: the
    * default ($TILE_CACHE_DIR, ...); "": no cache. */
   const char *cache_dir;
+  /* 1: a stored choice may come from the tuning databases imported into
+   * the cache and those built into the library (where the tuning cache has
+   * none); 0: from the tuning cache only. */
+  int32_t tuning_databases;
 } tile_prepare_options;
 
-/* The defaults: the CUDA target, GPU 0, TILE_TUNING_CACHE, 4 warps. */
+/* Writes the entries of the tuning cache under `cache_dir` (null: the
+ * default) as a tuning database at `path`; `report` (optional) receives
+ * what was written, valid until the thread's next call into this API. */
+TILE_C_EXPORT tile_status tile_tuning_export(const char *cache_dir,
+                                             const char *path,
+                                             const char **report);
+
+/* Merges the tuning database at `path` into the databases imported into
+ * the cache under `cache_dir` (null: the default). A file that is not a
+ * tuning database is TILE_ERROR_INVALID_CALL; its corrupt records are
+ * left out and named in `report`. */
+TILE_C_EXPORT tile_status tile_tuning_import(const char *cache_dir,
+                                             const char *path,
+                                             const char **report);
+
+/* The defaults: the CUDA target, GPU 0, TILE_TUNING_CACHE, 4 warps, the
+ * tuning databases consulted. */
 TILE_C_EXPORT tile_prepare_options tile_prepare_options_default(void);
 
 /* Prepares the kernel for a launch with `args` (one per parameter, checked

@@ -10,10 +10,13 @@
 
 #include "Internal.h"
 
+#include "tile/Runtime/TuningDatabase.h"
+
 #include "tile/Runtime/Check.h"
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
 #include "tile/Runtime/TuningCache.h"
+#include "tile/Runtime/TuningDatabase.h"
 
 #include "llvm/Support/WithColor.h"
 
@@ -29,7 +32,38 @@ tile_prepare_options tile_prepare_options_default(void) {
   options.device = 0;
   options.tuning = TILE_TUNING_CACHE;
   options.num_warps = 4;
+  options.tuning_databases = 1;
   return options;
+}
+
+/// tile_tuning_export and tile_tuning_import: `run` over the cache
+/// directory, its report kept for the caller.
+static tile_status
+moveTuning(const char *cacheDir, const char *path, const char **report,
+           llvm::function_ref<llvm::Error(llvm::StringRef, llvm::StringRef,
+                                          llvm::raw_ostream &)>
+               run) {
+  static thread_local std::string text;
+  if (!path)
+    return fail(TILE_ERROR_INVALID_CALL, "no path given");
+  text.clear();
+  llvm::raw_string_ostream os(text);
+  if (llvm::Error err =
+          run(cacheDir ? cacheDir : getDefaultCacheDir(), path, os))
+    return fail(TILE_ERROR_INVALID_CALL, llvm::toString(std::move(err)));
+  if (report)
+    *report = text.c_str();
+  return succeed();
+}
+
+tile_status tile_tuning_export(const char *cache_dir, const char *path,
+                               const char **report) {
+  return moveTuning(cache_dir, path, report, exportTuning);
+}
+
+tile_status tile_tuning_import(const char *cache_dir, const char *path,
+                               const char **report) {
+  return moveTuning(cache_dir, path, report, importTuning);
 }
 
 /// The key of the launches a prepared function serves: what decides its
@@ -40,7 +74,7 @@ static std::string prepareKey(const tile_prepare_options &options,
   std::string key;
   llvm::raw_string_ostream os(key);
   os << options.target << "/" << options.device << "/" << options.tuning << "/"
-     << options.num_warps << "/"
+     << options.num_warps << "/" << options.tuning_databases << "/"
      << (options.cache_dir ? "=" + std::string(options.cache_dir) : "default");
   for (size_t index = 0; index < numArgs; ++index) {
     const tile_arg &arg = args[index];
@@ -65,6 +99,10 @@ checkOptions(const tile_prepare_options &options) {
     return Failure{TILE_ERROR_INVALID_CALL, "tuning " +
                                                 std::to_string(options.tuning) +
                                                 " is no tile_tuning"};
+  if (options.tuning_databases != 0 && options.tuning_databases != 1)
+    return Failure{TILE_ERROR_INVALID_CALL,
+                   "tuning_databases is 0 or 1, got " +
+                       std::to_string(options.tuning_databases)};
   if (!TileDialect::isValidNumWarps(options.num_warps))
     return Failure{TILE_ERROR_INVALID_CALL,
                    "num_warps expects a power of two from 1 to 32, got " +
@@ -113,10 +151,9 @@ static TuningMode getTuningMode(const tile_kernel &kernel,
   case TILE_TUNING_TUNE:
     return TuningMode::Tune;
   case TILE_TUNING_AUTO: {
-    // Tune only where the tuning cache has nothing for the launch.
+    // Tune only where neither the tuning cache nor a tuning database has
+    // a choice for the launch.
     llvm::StringRef cacheDir = tuning.run.compile.cacheDir;
-    if (cacheDir.empty())
-      return TuningMode::Tune;
     SmallVector<const KernelSource *> variants;
     for (const auto &variant : kernel.variants)
       variants.push_back(variant.get());
@@ -128,8 +165,9 @@ static TuningMode getTuningMode(const tile_kernel &kernel,
     }
     std::string ignored;
     llvm::raw_string_ostream warnings(ignored);
-    return lookupTuning(cacheDir, *key, warnings) ? TuningMode::UseCache
-                                                  : TuningMode::Tune;
+    return lookupStoredChoice(cacheDir, *key, variants, tuning.stores, warnings)
+               ? TuningMode::UseCache
+               : TuningMode::Tune;
   }
   }
   llvm_unreachable("checked by checkOptions");
@@ -188,6 +226,7 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
   tuning.run.compile.numWarps = options.num_warps;
   tuning.run.compile.cacheDir =
       options.cache_dir ? options.cache_dir : getDefaultCacheDir();
+  tuning.stores.databases = options.tuning_databases != 0;
   llvm::Expected<GridSpec> grid =
       GridSpec::parse(options.tune_grid ? options.tune_grid : "persistent");
   if (!grid)

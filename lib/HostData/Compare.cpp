@@ -3,6 +3,7 @@
 #include "tile/HostData/Compare.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
@@ -46,23 +47,37 @@ std::string mlir::tile::formatIndex(llvm::ArrayRef<int64_t> shape,
 
 llvm::Expected<BufferComparison>
 mlir::tile::compareBuffers(const HostBuffer &actual, const HostBuffer &expected,
-                           Tolerance tolerance) {
+                           Tolerance tolerance, const llvm::BitVector *only) {
   if (actual.getDataType() != expected.getDataType() ||
       actual.getShape() != expected.getShape())
     return llvm::createStringError("cannot compare " + actual.getDescription() +
                                    " with " + expected.getDescription());
+  if (only && static_cast<int64_t>(only->size()) != actual.getNumElements())
+    return llvm::createStringError("a mask of " + llvm::Twine(only->size()) +
+                                   " elements cannot select from " +
+                                   actual.getDescription());
   BufferComparison result;
-  result.elements = actual.getNumElements();
-  result.identical = actual.getSizeInBytes() == expected.getSizeInBytes() &&
-                     std::memcmp(actual.getData(), expected.getData(),
-                                 actual.getSizeInBytes()) == 0;
+  result.elements = only ? only->count() : actual.getNumElements();
+  if (only) {
+    size_t size = getDataTypeSize(actual.getDataType());
+    result.identical = llvm::all_of(only->set_bits(), [&](unsigned i) {
+      return std::memcmp(actual.getData() + i * size,
+                         expected.getData() + i * size, size) == 0;
+    });
+  } else {
+    result.identical = actual.getSizeInBytes() == expected.getSizeInBytes() &&
+                       std::memcmp(actual.getData(), expected.getData(),
+                                   actual.getSizeInBytes()) == 0;
+  }
   if (result.identical)
     return result;
 
   const double inf = std::numeric_limits<double>::infinity();
   bool isI64 = actual.getDataType() == DataType::I64;
   double worstRatio = 0;
-  for (int64_t i = 0; i < result.elements; ++i) {
+  for (int64_t i = 0, n = actual.getNumElements(); i < n; ++i) {
+    if (only && !only->test(i))
+      continue;
     double a = actual.getElementAsDouble(i);
     double e = expected.getElementAsDouble(i);
     double error, allowed;

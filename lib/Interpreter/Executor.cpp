@@ -4,8 +4,10 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <chrono>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -77,12 +79,24 @@ LogicalResult Executor::runBlock(Block &block,
   return success();
 }
 
-Executor::Executor(const Executor &launcher, std::array<int32_t, 3> programId,
+Executor::Executor(Executor &launcher, std::array<int32_t, 3> programId,
                    ClusterMeeting *meeting)
     : kernel(launcher.kernel), clusterSize(launcher.clusterSize),
       meeting(meeting), buffers(launcher.buffers),
       arguments(launcher.arguments), gridSize(launcher.gridSize),
-      programId(programId) {}
+      programId(programId), stored(launcher.stored),
+      storedMutex(launcher.storedMutex) {}
+
+void Executor::recordStores(int64_t buffer, ArrayRef<int64_t> offsets) {
+  if (!stored || offsets.empty())
+    return;
+  std::lock_guard<std::mutex> lock(*storedMutex);
+  llvm::BitVector &mask = (*stored)[buffer];
+  if (mask.empty())
+    mask.resize(buffers[buffer]->getNumElements());
+  for (int64_t offset : offsets)
+    mask.set(offset);
+}
 
 LogicalResult Executor::runProgram() {
   Block &body = kernel.getBody().front();
@@ -92,43 +106,89 @@ LogicalResult Executor::runProgram() {
   return runBlock(body, yielded);
 }
 
-LogicalResult Executor::run() {
-  if (clusterSize > 1)
-    return runClusters();
-  for (programId[2] = 0; programId[2] < gridSize[2]; ++programId[2])
-    for (programId[1] = 0; programId[1] < gridSize[1]; ++programId[1])
-      for (programId[0] = 0; programId[0] < gridSize[0]; ++programId[0])
-        if (failed(runProgram()))
-          return failure();
-  return success();
+LogicalResult Executor::runUnit(int64_t unit) {
+  int64_t unitsX = gridSize[0] / clusterSize;
+  int32_t x = static_cast<int32_t>(unit % unitsX) * clusterSize;
+  int32_t y = static_cast<int32_t>(unit / unitsX % gridSize[1]);
+  int32_t z = static_cast<int32_t>(unit / unitsX / gridSize[1]);
+  if (clusterSize == 1) {
+    programId = {x, y, z};
+    return runProgram();
+  }
+  // A cluster's programs run on threads of their own: each reduction across
+  // the cluster needs all of them at once.
+  ClusterMeeting cluster(clusterSize);
+  std::vector<std::unique_ptr<Executor>> programs;
+  for (int32_t rank = 0; rank < clusterSize; ++rank)
+    programs.push_back(std::unique_ptr<Executor>(
+        new Executor(*this, {x + rank, y, z}, &cluster)));
+  std::vector<char> ok(clusterSize, 0);
+  std::vector<std::thread> threads;
+  for (int32_t rank = 0; rank < clusterSize; ++rank)
+    threads.emplace_back([&, rank] {
+      ok[rank] = succeeded(programs[rank]->runProgram());
+      cluster.finish(!ok[rank]);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  return failure(llvm::is_contained(ok, 0));
 }
 
-LogicalResult Executor::runClusters() {
-  // Cluster by cluster, its programs on threads of their own: each
-  // reduction across the cluster needs all of them at once.
-  for (int32_t z = 0; z < gridSize[2]; ++z) {
-    for (int32_t y = 0; y < gridSize[1]; ++y) {
-      for (int32_t first = 0; first < gridSize[0]; first += clusterSize) {
-        ClusterMeeting cluster(clusterSize);
-        std::vector<std::unique_ptr<Executor>> programs;
-        for (int32_t rank = 0; rank < clusterSize; ++rank)
-          programs.push_back(std::unique_ptr<Executor>(
-              new Executor(*this, {first + rank, y, z}, &cluster)));
-        std::vector<char> ok(clusterSize, 0);
-        std::vector<std::thread> threads;
-        for (int32_t rank = 0; rank < clusterSize; ++rank)
-          threads.emplace_back([&, rank] {
-            ok[rank] = succeeded(programs[rank]->runProgram());
-            cluster.finish(!ok[rank]);
-          });
-        for (std::thread &thread : threads)
-          thread.join();
-        if (llvm::is_contained(ok, 0))
-          return failure();
-      }
-    }
+/// A step coprime to `units` near its golden section: visiting unit
+/// (k * step) % units for k = 0, 1, ... covers every unit once, spread over
+/// the grid rather than along its first row.
+static int64_t getScatterStep(int64_t units) {
+  int64_t step = std::max<int64_t>(1, static_cast<int64_t>(units * 0.618));
+  while (std::gcd(step, units) != 1)
+    ++step;
+  return step;
+}
+
+FailureOr<InterpretCoverage> Executor::run(const InterpretOptions &options) {
+  stored = options.stored;
+  storedMutex = &ownMutex;
+  if (stored) {
+    stored->clear();
+    stored->resize(buffers.size());
   }
-  return success();
+  int64_t units =
+      int64_t(gridSize[0] / clusterSize) * gridSize[1] * gridSize[2];
+  InterpretCoverage coverage;
+  coverage.programs = units * clusterSize;
+  if (options.secondsBudget <= 0) {
+    for (int64_t unit = 0; unit < units; ++unit)
+      if (failed(runUnit(unit)))
+        return failure();
+    coverage.programsRun = coverage.programs;
+    return coverage;
+  }
+  // The last unit and the first, then the rest scattered, until the budget
+  // is spent.
+  auto start = std::chrono::steady_clock::now();
+  auto spent = [&] {
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - start;
+    return elapsed.count() >= options.secondsBudget;
+  };
+  int64_t step = getScatterStep(units), run = 0;
+  auto visit = [&](int64_t unit) -> LogicalResult {
+    ++run;
+    return runUnit(unit);
+  };
+  if (failed(visit(units - 1)))
+    return failure();
+  if (units > 1 && failed(visit(0)))
+    return failure();
+  for (int64_t k = 1; k < units && !spent(); ++k) {
+    int64_t unit =
+        static_cast<int64_t>((static_cast<__int128>(k) * step) % units);
+    if (unit == 0 || unit == units - 1)
+      continue;
+    if (failed(visit(unit)))
+      return failure();
+  }
+  coverage.programsRun = run * clusterSize;
+  return coverage;
 }
 
 FailureOr<SmallVector<RuntimeValue>> ClusterMeeting::meet(Executor &executor,

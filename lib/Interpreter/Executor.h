@@ -14,6 +14,7 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/HostData/KernelArg.h"
+#include "tile/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
@@ -90,9 +91,10 @@ public:
   Executor(FuncOp kernel, MutableArrayRef<KernelArg> args,
            std::array<int32_t, 3> gridSize);
 
-  /// Runs every program of the grid; the programs of a cluster
-  /// (tile.cluster_size) run on threads of their own, together.
-  LogicalResult run();
+  /// Runs the programs of the grid `options` picks (all of them, x fastest,
+  /// by default); the programs of a cluster (tile.cluster_size) run on
+  /// threads of their own, together.
+  FailureOr<InterpretCoverage> run(const InterpretOptions &options);
 
   /// The programs per cluster, and where this program's cluster meets
   /// (null without clusters).
@@ -134,13 +136,20 @@ public:
   /// Reports an error on `op`, with a note naming the running program.
   InFlightDiagnostic emitError(Operation *op);
 
+  /// Whether the run records the elements stored to (InterpretOptions).
+  bool isRecordingStores() const { return stored != nullptr; }
+  /// Records that elements `offsets` of argument `buffer` were stored to.
+  void recordStores(int64_t buffer, ArrayRef<int64_t> offsets);
+
 private:
   /// Program `programId` of a cluster, run by `launcher`'s run().
-  Executor(const Executor &launcher, std::array<int32_t, 3> programId,
+  Executor(Executor &launcher, std::array<int32_t, 3> programId,
            ClusterMeeting *meeting);
   /// Runs the kernel's body once, for the current program id.
   LogicalResult runProgram();
-  LogicalResult runClusters();
+  /// Runs unit `unit` of the grid: a program, or a cluster of programs on
+  /// threads of their own; units are numbered x fastest, then y, then z.
+  LogicalResult runUnit(int64_t unit);
 
   FuncOp kernel;
   int32_t clusterSize = 1;
@@ -151,6 +160,11 @@ private:
   std::array<int32_t, 3> programId = {0, 0, 0};
   llvm::DenseMap<Value, RuntimeValue> values;
   llvm::DenseMap<Operation *, RuntimeValue> constants;
+  /// The masks of InterpretOptions::stored, shared by a cluster's programs,
+  /// which store from threads of their own under the launcher's mutex.
+  std::vector<llvm::BitVector> *stored = nullptr;
+  std::mutex *storedMutex = nullptr;
+  std::mutex ownMutex;
 };
 
 } // namespace mlir::tile::interpreter

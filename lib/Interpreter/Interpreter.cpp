@@ -107,12 +107,19 @@ static LogicalResult checkLaunch(FuncOp kernel, ArrayRef<int64_t> grid,
   return success();
 }
 
-LogicalResult mlir::tile::interpretKernel(FuncOp kernel, ArrayRef<int64_t> grid,
-                                          MutableArrayRef<KernelArg> args) {
+FailureOr<InterpretCoverage>
+mlir::tile::interpretKernel(FuncOp kernel, ArrayRef<int64_t> grid,
+                            MutableArrayRef<KernelArg> args,
+                            const InterpretOptions &options) {
   std::array<int32_t, 3> gridSize;
   if (failed(checkLaunch(kernel, grid, args, gridSize)) ||
       failed(checkInterpretable(kernel)))
     return failure();
   Executor executor(kernel, args, gridSize);
-  return executor.run();
+  return executor.run(options);
+}
+
+LogicalResult mlir::tile::interpretKernel(FuncOp kernel, ArrayRef<int64_t> grid,
+                                          MutableArrayRef<KernelArg> args) {
+  return interpretKernel(kernel, grid, args, InterpretOptions());
 }

@@ -168,6 +168,13 @@ static LogicalResult runStore(Executor &executor, StoreOp op) {
   // Lanes store in order, so of two lanes storing to one element the last
   // one wins (on a GPU, the winner is unspecified).
   LogicalResult status = success();
+  bool record = executor.isRecordingStores();
+  SmallVector<int64_t> recorded;
+  int64_t recordedBuffer = -1;
+  auto flush = [&] {
+    executor.recordStores(recordedBuffer, recorded);
+    recorded.clear();
+  };
   dispatchBySize(getDataTypeSize(type), [&](auto tag) {
     using T = decltype(tag);
     const T *in = value.getData<T>();
@@ -181,8 +188,17 @@ static LogicalResult runStore(Executor &executor, StoreOp op) {
         return;
       }
       std::memcpy(address, &in[i], sizeof(T));
+      if (!record)
+        continue;
+      if (addresses[i].buffer != recordedBuffer) {
+        flush();
+        recordedBuffer = addresses[i].buffer;
+      }
+      recorded.push_back(addresses[i].offset);
     }
   });
+  if (record)
+    flush();
   return status;
 }
 

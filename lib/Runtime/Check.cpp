@@ -12,19 +12,30 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tile;
 
 bool CheckReport::passed() const {
   return llvm::all_of(entries, [](const Entry &entry) {
-    return entry.comparison && entry.comparison->passed();
+    return entry.skipped || (entry.comparison && entry.comparison->passed());
   });
 }
 
 void CheckReport::print(llvm::raw_ostream &os) const {
-  os << "check against the CPU interpreter:\n";
+  os << "check against the CPU interpreter";
+  if (programsRun < programs)
+    os << " on " << programsRun << " of the grid's " << programs
+       << " programs (what the check's time budget allowed; only the "
+          "elements they stored are compared)";
+  os << ":\n";
   for (const Entry &entry : entries) {
     os << "  argument " << entry.index << " (" << entry.description << "): ";
+    if (entry.skipped) {
+      os << "not compared (the programs run stored nothing to it)\n";
+      continue;
+    }
     if (!entry.comparison) {
       os << entry.error << "\n";
       continue;
@@ -53,9 +64,12 @@ void CheckReport::print(llvm::raw_ostream &os) const {
   }
 }
 
-CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
-                                             llvm::ArrayRef<KernelArg> expected,
-                                             const CheckOptions &options) {
+/// Compares each buffer of `outputs` with `expected`'s, where `stored`
+/// (when given) holds a mask of what to compare per argument.
+static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
+                           llvm::ArrayRef<KernelArg> expected,
+                           const std::vector<llvm::BitVector> *stored,
+                           const CheckOptions &options) {
   CheckReport report;
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(outputs, expected))) {
@@ -72,8 +86,14 @@ CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
       entry.tolerance.rtol = *options.rtol;
     if (options.atol)
       entry.tolerance.atol = *options.atol;
-    llvm::Expected<BufferComparison> result =
-        compareBuffers(buffer, std::get<1>(pair).getBuffer(), entry.tolerance);
+    const llvm::BitVector *only = stored ? &(*stored)[index] : nullptr;
+    if (only && only->empty()) {
+      entry.skipped = true;
+      report.entries.push_back(std::move(entry));
+      continue;
+    }
+    llvm::Expected<BufferComparison> result = compareBuffers(
+        buffer, std::get<1>(pair).getBuffer(), entry.tolerance, only);
     if (result)
       entry.comparison = *result;
     else
@@ -81,6 +101,55 @@ CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
     report.entries.push_back(std::move(entry));
   }
   return report;
+}
+
+CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
+                                             llvm::ArrayRef<KernelArg> expected,
+                                             const CheckOptions &options) {
+  return compare(outputs, expected, nullptr, options);
+}
+
+CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
+                                             const Reference &reference,
+                                             const CheckOptions &options) {
+  CheckReport report =
+      compare(outputs, reference.args,
+              reference.complete() ? nullptr : &reference.stored, options);
+  report.seconds = reference.seconds;
+  report.programsRun = reference.programsRun;
+  report.programs = reference.programs;
+  return report;
+}
+
+llvm::Expected<Reference> mlir::tile::interpretReference(
+    const KernelSource &source, llvm::ArrayRef<int64_t> grid,
+    llvm::ArrayRef<KernelArg> inputs, const CheckOptions &options) {
+  FuncOp kernel = source.getKernel();
+  if (failed(checkInterpretable(kernel)))
+    return llvm::make_error<DiagnosedError>(
+        "the check needs the CPU interpreter, which cannot run @" +
+        kernel.getSymName().str());
+  Reference reference;
+  reference.args.assign(inputs.begin(), inputs.end());
+  InterpretOptions interpret;
+  interpret.secondsBudget = options.seconds;
+  // A mask of a buffer's elements holds up to 2^32 - 1 of them (BitVector):
+  // a larger buffer's launch is interpreted whole.
+  for (const KernelArg &arg : inputs)
+    if (arg.isBuffer() &&
+        arg.getBuffer().getNumElements() > std::numeric_limits<unsigned>::max())
+      interpret.secondsBudget = 0;
+  interpret.stored = &reference.stored;
+  Clock::time_point start = Clock::now();
+  FailureOr<InterpretCoverage> coverage =
+      interpretKernel(kernel, grid, reference.args, interpret);
+  if (failed(coverage))
+    return llvm::make_error<DiagnosedError>(
+        "the CPU interpreter failed on the same arguments");
+  reference.seconds = secondsSince(start);
+  reference.programsRun = coverage->programsRun;
+  reference.programs = coverage->programs;
+  return reference;
 }
 
 llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
@@ -91,17 +160,9 @@ llvm::Expected<CheckReport> mlir::tile::checkAgainstInterpreter(
     return llvm::createStringError(
         "the check compares " + llvm::Twine(outputs.size()) + " results with " +
         llvm::Twine(inputs.size()) + " inputs");
-  FuncOp kernel = source.getKernel();
-  if (failed(checkInterpretable(kernel)))
-    return llvm::make_error<DiagnosedError>(
-        "the check needs the CPU interpreter, which cannot run @" +
-        kernel.getSymName().str());
-  SmallVector<KernelArg> expected(inputs.begin(), inputs.end());
-  Clock::time_point start = Clock::now();
-  if (failed(interpretKernel(kernel, grid, expected)))
-    return llvm::make_error<DiagnosedError>(
-        "the CPU interpreter failed on the same arguments");
-  CheckReport report = compareWithReference(outputs, expected, options);
-  report.seconds = secondsSince(start);
-  return report;
+  llvm::Expected<Reference> reference =
+      interpretReference(source, grid, inputs, options);
+  if (!reference)
+    return reference.takeError();
+  return compareWithReference(outputs, *reference, options);
 }

@@ -10,6 +10,7 @@
 #include "Text.h"
 #include "tile/Analysis/RegisterEstimate.h"
 #include "tile/Runtime/TuningCache.h"
+#include "tile/Runtime/TuningDatabase.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -188,7 +189,8 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
                  llvm::raw_ostream &os, GridSpec *grid) {
   llvm::StringRef cacheDir = options.run.compile.cacheDir;
   llvm::raw_ostream &warnings = variants.front()->getDiagnosticStream();
-  if (cacheDir.empty() || options.run.target != Target::CUDA)
+  if (options.run.target != Target::CUDA ||
+      (cacheDir.empty() && !options.stores.databases))
     return nullptr;
   llvm::Expected<TuningKey> key = getLaunchKey(variants, args, options);
   if (!key) {
@@ -196,9 +198,11 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
     llvm::consumeError(key.takeError());
     return nullptr;
   }
-  std::optional<TuningChoice> choice = lookupTuning(cacheDir, *key, warnings);
-  if (!choice)
+  std::optional<StoredChoice> stored =
+      lookupStoredChoice(cacheDir, *key, variants, options.stores, warnings);
+  if (!stored)
     return nullptr;
+  const TuningChoice *choice = &stored->choice;
   const KernelSource &base = *variants[choice->variant];
   std::vector<std::string> overridden;
   std::vector<std::string> defines =
@@ -210,10 +214,11 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
   if (!quiet) {
     llvm::consumeError(quiet.takeError());
     llvm::WithColor::warning(warnings, "tile")
-        << "ignoring the tuning cache entry "
-        << getTuningCachePath(cacheDir, *key)
-        << ": its choice does not fit the kernel: " << firstLine(errors)
-        << "\n";
+        << "ignoring the choice of " << stored->source << " ("
+        << (stored->source == "the tuning cache"
+                ? getTuningCachePath(cacheDir, *key)
+                : llvm::join(choice->defines, " "))
+        << "): it does not fit the kernel: " << firstLine(errors) << "\n";
     return nullptr;
   }
   llvm::Expected<std::unique_ptr<KernelSource>> tuned =
@@ -227,7 +232,7 @@ loadCachedChoice(llvm::ArrayRef<const KernelSource *> variants,
     os << llvm::sys::path::filename(base.getFileName()) << ": ";
   TuneConfig chosen{choice->defines, choice->waves};
   os << chosen.str()
-     << llvm::formatv(" from the tuning cache ({0:f4} ms for {1})",
+     << llvm::formatv(" from {0} ({1:f4} ms for {2})", stored->source,
                       choice->milliseconds, choice->tunedOn);
   if (!overridden.empty())
     os << "; set by hand: " << llvm::join(overridden, " ");

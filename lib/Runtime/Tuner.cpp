@@ -356,7 +356,7 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
 static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
                           const TuneOptions &options,
                           const RunOptions &runOptions,
-                          std::optional<SmallVector<KernelArg>> &reference) {
+                          std::optional<Reference> &reference) {
   TuneEntry &entry = candidate.entry;
   llvm::Expected<std::unique_ptr<KernelRunner>> runner = KernelRunner::create(
       *candidate.source, withWaves(runOptions, entry.config));
@@ -368,14 +368,21 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
     return llvm::Error::success();
   }
   if (!reference) {
-    // Every configuration computes the same: the interpreter runs once.
-    SmallVector<KernelArg> expected(args.begin(), args.end());
-    if (failed(interpretKernel(candidate.source->getKernel(), result->grid,
-                               expected)))
+    // Every configuration computes the same: the interpreter runs once (on
+    // a sample of the programs of a large launch: the elements they store
+    // are the same whatever the configuration's grid).
+    llvm::Expected<Reference> made = interpretReference(
+        *candidate.source, result->grid, args, options.check);
+    if (!made)
       return llvm::createStringError(
           "the CPU interpreter failed on the launch's arguments: " +
           llvm::StringRef(*candidate.log).trim());
-    reference = std::move(expected);
+    reference = std::move(*made);
+    if (options.progress && !reference->complete())
+      *options.progress << "tune: the interpreter's check covers "
+                        << reference->programsRun << " of "
+                        << reference->programs
+                        << " programs (its time budget)\n";
   }
   CheckReport check =
       compareWithReference(result->outputs, *reference, options.check);
@@ -531,8 +538,8 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   llvm::stable_sort(byTime, [](const Candidate *a, const Candidate *b) {
     return a->entry.milliseconds < b->entry.milliseconds;
   });
-  std::optional<SmallVector<KernelArg>> ownReference;
-  std::optional<SmallVector<KernelArg>> &reference =
+  std::optional<Reference> ownReference;
+  std::optional<Reference> &reference =
       options.reference ? *options.reference : ownReference;
   for (Candidate *candidate : byTime) {
     if (llvm::Error err =
@@ -588,7 +595,7 @@ mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
                          llvm::ArrayRef<KernelArg> args,
                          const TuneOptions &options) {
   // The variants compute the same: the interpreter runs once for all.
-  std::optional<SmallVector<KernelArg>> reference;
+  std::optional<Reference> reference;
   double fastest = 0;
   TuneOptions shared = options;
   if (!shared.reference)

@@ -21,10 +21,21 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tile;
 
 static constexpr llvm::StringLiteral kCacheHeader = "tile tuning cache 1";
+
+/// A file's name as an entry keeps it: one word of printable ASCII ("-"
+/// when empty), for people reading the entry.
+static std::string sanitizeFileName(llvm::StringRef name) {
+  std::string word;
+  for (char c : name)
+    word += llvm::isPrint(c) && c != ' ' ? c : '_';
+  return word.empty() ? "-" : word;
+}
 
 /// `value` rounded up to a power of two (itself when not positive).
 static int64_t roundUp(int64_t value) {
@@ -77,6 +88,44 @@ std::string TuningKey::getDigest() const {
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
+std::string mlir::tile::getTextDigest(llvm::StringRef text) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     /*LowerCase=*/true);
+}
+
+std::string TuningRecord::getDigest() const {
+  llvm::SHA256 hash;
+  auto add = [&](llvm::StringRef field) {
+    hash.update(field);
+    hash.update(llvm::StringRef("\0", 1));
+  };
+  add("tile tuning record 1");
+  for (auto [text, name] : llvm::zip_equal(textDigests, kernelNames)) {
+    add(text);
+    add(name);
+  }
+  add(llvm::join(fixedDefines, " "));
+  add(gpu);
+  add(llvm::join(buckets, " "));
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+TuningRecord TuningRecord::fromKey(const TuningKey &key,
+                                   const TuningChoice &choice) {
+  TuningRecord record;
+  for (const std::string &text : key.fileTexts)
+    record.textDigests.push_back(getTextDigest(text));
+  record.kernelNames = key.kernelNames;
+  for (const std::string &name : key.fileNames)
+    record.fileNames.push_back(sanitizeFileName(name));
+  record.fileNames.resize(record.kernelNames.size(), "-");
+  record.fixedDefines = key.fixedDefines;
+  record.gpu = key.gpu;
+  record.buckets = key.buckets;
+  record.choice = choice;
+  return record;
+}
+
 std::vector<std::string>
 mlir::tile::getFixedDefines(llvm::ArrayRef<KernelParam> params) {
   std::vector<std::string> fixed;
@@ -106,10 +155,9 @@ static bool isWellFormedDefine(llvm::StringRef define) {
          !value.getAsInteger(10, number);
 }
 
-llvm::Expected<TuningChoice>
-mlir::tile::parseTuningEntry(llvm::StringRef entry,
-                             llvm::StringRef compilerVersion,
-                             llvm::StringRef digest, unsigned numVariants) {
+llvm::Expected<TuningChoice> mlir::tile::parseTuningEntry(
+    llvm::StringRef entry, llvm::StringRef compilerVersion,
+    llvm::StringRef digest, unsigned numVariants, TuningRecord *record) {
   auto fail = [](const llvm::Twine &why) {
     return llvm::createStringError(why);
   };
@@ -155,7 +203,93 @@ mlir::tile::parseTuningEntry(llvm::StringRef entry,
       (fields["variant"].getAsInteger(10, choice.variant) ||
        choice.variant >= numVariants))
     return fail("corrupt (variant '" + fields["variant"] + "')");
+  if (!record)
+    return choice;
+  // What a tuning database keeps of it: an entry without these fields is
+  // of no use there (tile writes them all).
+  for (llvm::StringRef required : {"kernel", "texts", "gpu", "shapes"})
+    if (!fields.count(required))
+      return fail("corrupt (no '" + required + "' line)");
+  *record = TuningRecord();
+  auto words = [](llvm::StringRef line) {
+    SmallVector<llvm::StringRef> split;
+    line.split(split, ' ', -1, /*KeepEmpty=*/false);
+    return std::vector<std::string>(split.begin(), split.end());
+  };
+  for (std::string &name : words(fields["kernel"])) {
+    if (!llvm::StringRef(name).starts_with("@"))
+      return fail("corrupt (kernel '" + name + "')");
+    record->kernelNames.push_back(name.substr(1));
+  }
+  record->textDigests = words(fields["texts"]);
+  record->fileNames = words(fields.lookup("files"));
+  if (record->fileNames.empty())
+    record->fileNames.assign(record->kernelNames.size(), "-");
+  record->fixedDefines = words(fields.lookup("fixed"));
+  record->buckets = words(fields["shapes"]);
+  record->gpu = fields["gpu"].str();
+  record->choice = choice;
+  if (llvm::Error err = checkTuningRecord(*record))
+    return fail("corrupt (" + toString(std::move(err)) + ")");
   return choice;
+}
+
+/// Whether `word` is printable ASCII without spaces.
+static bool isWord(llvm::StringRef word) {
+  return !word.empty() && llvm::all_of(word, [](char c) {
+    return llvm::isPrint(c) && c != ' ';
+  });
+}
+
+static bool isIdentifier(llvm::StringRef word) {
+  return !word.empty() &&
+         (llvm::isAlpha(word.front()) || word.front() == '_') &&
+         llvm::all_of(word,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+llvm::Error mlir::tile::checkTuningRecord(const TuningRecord &record) {
+  auto fail = [](const llvm::Twine &why) {
+    return llvm::createStringError(why);
+  };
+  size_t variants = record.kernelNames.size();
+  if (variants == 0 || record.textDigests.size() != variants ||
+      record.fileNames.size() != variants)
+    return fail("not one kernel, text and file per variant");
+  for (size_t i = 0; i < variants; ++i) {
+    llvm::StringRef digest = record.textDigests[i];
+    if (digest.size() != 64 || !llvm::all_of(digest, [](char c) {
+          return llvm::isDigit(c) || (c >= 'a' && c <= 'f');
+        }))
+      return fail("text digest '" + digest + "'");
+    if (!isIdentifier(record.kernelNames[i]))
+      return fail("kernel name '" + record.kernelNames[i] + "'");
+    if (!isWord(record.fileNames[i]))
+      return fail("file name '" + record.fileNames[i] + "'");
+  }
+  if (record.gpu.empty() || llvm::StringRef(record.gpu).trim() != record.gpu ||
+      !llvm::all_of(record.gpu, llvm::isPrint))
+    return fail("gpu '" + record.gpu + "'");
+  for (llvm::StringRef define : record.fixedDefines) {
+    auto [name, value] = define.split('=');
+    if (!define.contains('=') || !isIdentifier(name) || !isWord(value))
+      return fail("fixed define '" + define + "'");
+  }
+  for (llvm::StringRef bucket : record.buckets)
+    if (!isWord(bucket))
+      return fail("shape '" + bucket + "'");
+  for (llvm::StringRef define : record.choice.defines)
+    if (!isWellFormedDefine(define))
+      return fail("choice '" + define + "'");
+  if (record.choice.variant >= variants)
+    return fail("variant " + llvm::Twine(record.choice.variant) + " of " +
+                llvm::Twine(variants) + " kernels");
+  if (!(record.choice.milliseconds > 0) ||
+      !std::isfinite(record.choice.milliseconds))
+    return fail(llvm::formatv("time {0} is not a positive number of "
+                              "milliseconds",
+                              record.choice.milliseconds));
+  return llvm::Error::success();
 }
 
 std::optional<TuningChoice>
@@ -195,8 +329,19 @@ std::string mlir::tile::formatTuningEntry(const TuningKey &key,
   for (const std::string &name : key.kernelNames)
     os << " @" << name;
   os << "\n";
+  os << "texts";
+  for (const std::string &text : key.fileTexts)
+    os << " " << getTextDigest(text);
+  os << "\n";
+  os << "files";
+  for (const std::string &name : key.fileNames)
+    os << " " << sanitizeFileName(name);
+  os << "\n";
+  if (!key.fixedDefines.empty())
+    os << "fixed " << llvm::join(key.fixedDefines, " ") << "\n";
   os << "variant " << best.variant << "\n";
   os << "device " << key.device << "\n";
+  os << "gpu " << key.gpu << "\n";
   os << "shapes " << llvm::join(key.buckets, " ") << "\n";
   os << "choice " << llvm::join(best.config.defines, " ") << "\n";
   if (best.config.waves)
@@ -230,8 +375,11 @@ mlir::tile::getTuningKey(llvm::ArrayRef<const KernelSource *> variants,
     return opened.takeError();
   TuningKey key;
   key.device = describeCudaDevice((*opened)->getInfo());
+  key.gpu = (*opened)->getInfo().getDescription();
   for (const KernelSource *variant : variants) {
     key.fileTexts.push_back(variant->getText().str());
+    key.fileNames.push_back(
+        llvm::sys::path::filename(variant->getFileName()).str());
     key.kernelNames.push_back(variant->getKernelName().str());
     for (std::string &define : getFixedDefines(variant->getParams()))
       if (!llvm::is_contained(key.fixedDefines, define))

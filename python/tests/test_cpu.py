@@ -524,3 +524,50 @@ def test_fast_path_with_a_stand_in_for_torch(monkeypatch):
     kernel[grid](y, x, 1000, 1000, 4096, 1000)
     assert len(seen) == 2 and seen[0]["BLOCK_SIZE"] == 1024 and seen[0]["input"] is x
     assert struct.unpack(kernel._format, library.packets[-1])[2:5] == (1024, 2, 1)
+
+
+def tuning_record_digest(text_digests, names, fixed, gpu, buckets):
+    """A tuning database record's key, computed here as docs/tuning.md
+    describes it: SHA-256 over NUL-terminated fields."""
+    import hashlib
+
+    fields = ["tile tuning record 1"]
+    for digest, name in zip(text_digests, names):
+        fields += [digest, name]
+    fields += [" ".join(fixed), gpu, " ".join(buckets)]
+    return hashlib.sha256(b"".join(f.encode() + b"\0" for f in fields)).hexdigest()
+
+
+def test_tuning_database_import_and_export(tmp_path):
+    import hashlib
+
+    text = open(example("softmax.mlir"), "rb").read()
+    text_digest = hashlib.sha256(text).hexdigest()
+    gpu = "Some GPU (sm_90, 132 SMs, 50 MiB L2)"
+    buckets = ["f32[4096x1024]", "f32[4096x1024]", "i32:1024", "i32:1024", "i32:4096", "i32:1024"]
+    key = tuning_record_digest([text_digest], ["softmax"], [], gpu, buckets)
+    database = tmp_path / "db.txt"
+    database.write_text(
+        "tile tuning database 1\n\n"
+        "entry %s\ngpu %s\nkernel %s @softmax softmax.mlir\nshapes %s\n"
+        "variant 0\nchoice BLOCK_SIZE=1024 NUM_WARPS=8\ntime 1.5e-02\n"
+        % (key, gpu, text_digest, " ".join(buckets))
+    )
+    cache = tmp_path / "cache"
+    report = tile.tune_import(str(database), cache_dir=str(cache))
+    assert "1 records from" in report and "ignored" not in report
+    assert (cache / "tuning-imported.txt").read_text().count("\nentry ") == 1
+    # A record whose key does not match its fields is left out, and said so.
+    database.write_text(database.read_text().replace("i32:4096", "i32:2048"))
+    report = tile.tune_import(str(database), cache_dir=str(cache))
+    assert "its key is not the digest of its fields" in report
+    assert "0 records from" in report
+    # The export of a cache with no tuning entries: an empty database.
+    exported = tmp_path / "out.txt"
+    report = tile.tune_export(str(exported), cache_dir=str(cache))
+    assert "wrote 0 records" in report
+    assert exported.read_text().startswith("tile tuning database 1\n")
+    with pytest.raises(tile.TileError, match="not a tuning database"):
+        tile.tune_import(example("softmax.mlir"), cache_dir=str(cache))
+    with pytest.raises(ValueError, match="tuning_databases is True or False"):
+        tile.load(example("softmax.mlir"), tuning_databases="yes")

@@ -21,7 +21,16 @@ from ._errors import (
     TileError,
     TileWarning,
 )
-from ._kernel import Function, Kernel, MetaParam, TuneResult, load, load_string
+from ._kernel import (
+    Function,
+    Kernel,
+    MetaParam,
+    TuneResult,
+    load,
+    load_string,
+    tune_export,
+    tune_import,
+)
 from . import testing
 
 __all__ = [
@@ -43,6 +52,8 @@ __all__ = [
     "reinterpret",
     "synchronize",
     "testing",
+    "tune_export",
+    "tune_import",
     "version",
 ]
 

@@ -101,6 +101,7 @@ class PrepareOptions(ctypes.Structure):
         ("tune_repetitions", c_uint32),
         ("tune_progress", c_int32),
         ("cache_dir", c_char_p),
+        ("tuning_databases", c_int32),
     ]
 
 
@@ -285,6 +286,12 @@ class _Library:
             c_void_p,
             P(c_uint64),
             c_size_t,
+        )
+        self.tuning_export = d(
+            lib, "tile_tuning_export", status, c_char_p, c_char_p, P(c_char_p)
+        )
+        self.tuning_import = d(
+            lib, "tile_tuning_import", status, c_char_p, c_char_p, P(c_char_p)
         )
         # The launch of the Python fast path: one bytes object in.
         self.launch_packed = d(fast, "tile_launch_packed", status, c_char_p)

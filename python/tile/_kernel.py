@@ -17,6 +17,7 @@ A launch `kernel[grid](*args)` takes one of two paths:
 """
 
 import ctypes
+import os
 import struct
 import sys
 import warnings
@@ -141,6 +142,7 @@ _OPTIONS = (
     "tuning",
     "num_warps",
     "cache_dir",
+    "tuning_databases",
     "device",
     "defines",
     "verbose",
@@ -157,9 +159,11 @@ def load(path, *variants, **kwargs):
     tuner chooses between them; without either, the first that fits the
     launch runs). Options: kernel= (the kernel's name in a file of
     several), target= ("cuda" or "cpu"; default: where the arguments are),
-    tuning= ("cache": the tuning cache's choice where it has one, else the
-    defaults fitted to the launch; "defaults": fitted defaults; "auto":
-    tune a launch that the cache has nothing for), num_warps= (for kernels
+    tuning= ("cache": the tuning cache's choice where it has one, else an
+    imported or shipped tuning database's, else the defaults fitted to the
+    launch; "defaults": fitted defaults; "auto": tune a launch that has no
+    stored choice), tuning_databases= (False: look up choices in the tuning
+    cache only, not in the tuning databases), num_warps= (for kernels
     without tile.num_warps), device= (the GPU of launches with no CUDA
     tensor), cache_dir= (the compile and tuning caches), verbose= (print the
     library's notes, such as the meta-parameters chosen, to stderr),
@@ -169,6 +173,28 @@ def load(path, *variants, **kwargs):
     if len(paths) == 1 and isinstance(path, (list, tuple)):
         paths = list(path)
     return Kernel(paths, None, kwargs)
+
+
+def _move_tuning(function, path, cache_dir):
+    lib = _capi.lib()
+    report = ctypes.c_char_p()
+    encoded = None if cache_dir is None else str(cache_dir).encode()
+    lib.check(getattr(lib, function)(encoded, os.fsencode(path), ctypes.byref(report)))
+    return _capi.text(report.value)
+
+
+def tune_export(path, cache_dir=None):
+    """Writes the tuning cache's entries (under cache_dir, default the
+    default cache) as a tuning database at `path`; returns the report."""
+    return _move_tuning("tuning_export", path, cache_dir)
+
+
+def tune_import(path, cache_dir=None):
+    """Merges the tuning database at `path` into the cache's imported
+    databases, consulted where the tuning cache has no choice; returns the
+    report (how many records, which were ignored). A file that is not a
+    tuning database raises TileError. See docs/tuning.md."""
+    return _move_tuning("tuning_import", path, cache_dir)
 
 
 def load_string(text, name="<string>", **kwargs):
@@ -207,6 +233,11 @@ class Kernel:
         self._device = int(options.get("device", 0))
         cache_dir = options.get("cache_dir")
         self._cache_dir = None if cache_dir is None else str(cache_dir).encode()
+        self._tuning_databases = options.get("tuning_databases", True)
+        if not isinstance(self._tuning_databases, bool):
+            raise ValueError(
+                "tuning_databases is True or False, not %r" % (self._tuning_databases,)
+            )
 
         encoded = [_define(k, v).encode() for k, v in defines.items()]
         load_options = _capi.LoadOptions()
@@ -329,6 +360,7 @@ class Kernel:
         options.tune_repetitions = tune.get("reps") or 0
         options.tune_progress = 1 if tune.get("progress") else 0
         options.cache_dir = self._cache_dir
+        options.tuning_databases = 1 if self._tuning_databases else 0
         handle = ctypes.c_void_p()
         status = lib.prepare(
             self._handle,

@@ -4,7 +4,9 @@
 // the entry of a fixed key with two variants, written by a fixed compiler
 // version: those the seeds in tools/tile-fuzz-tuning-cache/corpus were
 // written with. A choice that parses must hold only NAME=INTEGER defines, a
-// variant below two and a positive time; otherwise the target aborts. What
+// variant below two and a positive time, and what the entry was tuned for
+// (read as an export reads it) one kernel, text digest and file per variant;
+// otherwise the target aborts. What
 // the fuzzer looks for is that, a crash, a sanitizer report, a leak or a
 // hang. Built with -DTILE_ENABLE_FUZZER=ON (scripts/fuzz.sh tuning-cache).
 //
@@ -44,6 +46,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (choice->variant >= 2 || !(choice->milliseconds > 0) ||
       !llvm::all_of(choice->defines, isDefine)) {
     llvm::errs() << "an entry with a bad choice was accepted\n";
+    std::abort();
+  }
+  TuningRecord record;
+  llvm::Expected<TuningChoice> again =
+      parseTuningEntry(entry, kCompiler, kDigest, /*numVariants=*/2, &record);
+  if (!again) {
+    llvm::consumeError(again.takeError());
+    return 0;
+  }
+  size_t variants = record.kernelNames.size();
+  if (variants == 0 || record.textDigests.size() != variants ||
+      record.fileNames.size() != variants ||
+      record.choice.variant >= variants || record.gpu.empty()) {
+    llvm::errs() << "an entry with a bad record was accepted\n";
     std::abort();
   }
   return 0;

@@ -18,6 +18,7 @@
 #include "tile/Runtime/KernelRunner.h"
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
+#include "tile/Runtime/TuningDatabase.h"
 #include "tile/Support/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -107,6 +108,12 @@ static cl::opt<double>
     atolOption("atol",
                cl::desc("--check's absolute tolerance (default: by type)"),
                cl::cat(cudaCategory));
+static cl::opt<double> checkSecondsOption(
+    "check-seconds",
+    cl::desc("The interpreter's time budget for --check and --tune's check: "
+             "a launch it cannot run whole in it is checked on the programs "
+             "it ran (0: the whole grid, however long)"),
+    cl::value_desc("S"), cl::init(kDefaultCheckSeconds), cl::cat(cudaCategory));
 static cl::opt<bool>
     benchOption("bench", cl::desc("Time the kernel (CUDA events, L2 flushed)"),
                 cl::cat(cudaCategory));
@@ -154,8 +161,22 @@ static cl::opt<bool> tuneAll("tune-all",
                              cl::cat(cudaCategory));
 static cl::opt<bool> noTuningCache(
     "no-tuning-cache",
-    cl::desc("Run with the defaults and -D, not the tuning cache's choice"),
+    cl::desc("Run with the defaults and -D, not a stored tuned choice (the "
+             "tuning cache's or a tuning database's)"),
     cl::cat(cudaCategory));
+static cl::opt<bool> noTuningDatabase(
+    "no-tuning-database",
+    cl::desc("Look up tuned choices in the tuning cache only, not in the "
+             "imported and shipped tuning databases"),
+    cl::cat(cudaCategory));
+static cl::opt<std::string> tuneExport(
+    "tune-export",
+    cl::desc("Write the tuning cache's entries as a tuning database, and exit"),
+    cl::value_desc("FILE"), cl::cat(cudaCategory));
+static cl::opt<std::string> tuneImport(
+    "tune-import",
+    cl::desc("Merge a tuning database into the tuning cache's, and exit"),
+    cl::value_desc("FILE"), cl::cat(cudaCategory));
 static cl::opt<bool> timingOption("timing",
                                   cl::desc("Print how long each step took"),
                                   cl::cat(cudaCategory));
@@ -276,12 +297,22 @@ int main(int argc, char **argv) {
       "           [--check] [--bench] [--tune] [--timing]\n"
       "  tile-run KERNEL.mlir --emit=ptx|cubin [-o FILE] [--chip sm_XY] "
       "[--arg SPEC]...\n"
-      "  tile-run --list-devices\n");
+      "  tile-run --list-devices\n"
+      "  tile-run --tune-export FILE | --tune-import FILE\n");
   if (listDevices) {
     llvm::Expected<std::vector<std::string>> devices = listCudaDevices();
     if (devices)
       llvm::outs() << llvm::join(*devices, "\n") << "\n";
     return devices ? 0 : fail(devices.takeError());
+  }
+  if (!tuneExport.empty() || !tuneImport.empty()) {
+    if (!inputFilenames.empty())
+      return fail("--tune-export and --tune-import take no kernel file");
+    std::string cacheDir = noCache ? "" : getDefaultCacheDir();
+    llvm::Error err = !tuneExport.empty()
+                          ? exportTuning(cacheDir, tuneExport, llvm::outs())
+                          : importTuning(cacheDir, tuneImport, llvm::outs());
+    return err ? fail(std::move(err)) : 0;
   }
 
   // The options, before any work.
@@ -349,12 +380,15 @@ int main(int argc, char **argv) {
   if (!made)
     return fail(made.takeError());
   SmallVector<KernelArg> args = std::move(*made);
-  CheckOptions check{given(rtolOption), given(atolOption)};
+  if (checkSecondsOption < 0)
+    return fail("--check-seconds must be 0 or more");
+  CheckOptions check{given(rtolOption), given(atolOption), checkSecondsOption};
   BenchOptions bench{benchWarmup, benchReps};
   std::unique_ptr<KernelSource> chosen;
   if (options.binaryFile.empty()) {
     TuneOptions tuning{sourceOptions, options,       bench,
                        check,         &llvm::errs(), tuneAll};
+    tuning.stores.databases = !noTuningDatabase;
     bool cached = !noTuningCache && options.target == Target::CUDA;
     auto tuned = loadTunedKernel(std::move(variants), args, tuning,
                                  tuneOption ? TuningMode::Tune

@@ -15,6 +15,8 @@
 
 #include "tile/HostData/HostBuffer.h"
 
+#include "llvm/ADT/BitVector.h"
+
 #include <cstdint>
 #include <string>
 
@@ -54,10 +56,11 @@ struct BufferComparison {
 };
 
 /// Compares `actual` with `expected`, which must have the same type and
-/// shape (an error otherwise).
-llvm::Expected<BufferComparison> compareBuffers(const HostBuffer &actual,
-                                                const HostBuffer &expected,
-                                                Tolerance tolerance);
+/// shape (an error otherwise); with `only`, just the elements it holds (a
+/// mask of the buffer's elements), counted in `elements`.
+llvm::Expected<BufferComparison>
+compareBuffers(const HostBuffer &actual, const HostBuffer &expected,
+               Tolerance tolerance, const llvm::BitVector *only = nullptr);
 
 /// The position of element `index` of a buffer of `shape`, as "[3, 17]".
 std::string formatIndex(llvm::ArrayRef<int64_t> shape, int64_t index);

@@ -21,8 +21,10 @@
 #include "tile/HostData/KernelArg.h"
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/BitVector.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace mlir::tile {
 
@@ -40,6 +42,33 @@ LogicalResult checkInterpretable(FuncOp kernel);
 /// Reports the first error as a diagnostic and returns failure.
 LogicalResult interpretKernel(FuncOp kernel, ArrayRef<int64_t> grid,
                               MutableArrayRef<KernelArg> args);
+
+/// How much of a grid to run: all of it in order, or a sample of it within a
+/// time budget (what a check of a large launch can afford).
+struct InterpretOptions {
+  /// 0 runs every program, x fastest. Otherwise programs (whole clusters,
+  /// for a kernel with tile.cluster_size) start until this many seconds have
+  /// passed: first the grid's last program and its first (the edges, where
+  /// masks bite), then the others in a fixed scattered order.
+  double secondsBudget = 0;
+  /// When set, receives one mask per argument (empty for scalars and for
+  /// buffers nothing stored to): the elements some program stored to.
+  std::vector<llvm::BitVector> *stored = nullptr;
+};
+
+/// What a run covered.
+struct InterpretCoverage {
+  int64_t programsRun = 0;
+  int64_t programs = 0;
+
+  bool complete() const { return programsRun == programs; }
+};
+
+/// interpretKernel, over the programs `options` picks.
+FailureOr<InterpretCoverage> interpretKernel(FuncOp kernel,
+                                             ArrayRef<int64_t> grid,
+                                             MutableArrayRef<KernelArg> args,
+                                             const InterpretOptions &options);
 
 } // namespace mlir::tile
 

@@ -37,26 +37,69 @@ struct CheckReport {
     std::optional<BufferComparison> comparison;
     std::string error;
     std::vector<int64_t> shape;
+    /// Not compared: the programs a partial check ran stored nothing to it.
+    bool skipped = false;
   };
   std::vector<Entry> entries;
   /// How long the interpreter took.
   double seconds = 0;
+  /// The programs the interpreter ran, of the grid's (all, unless the
+  /// check's time budget ran out first).
+  int64_t programsRun = 0;
+  int64_t programs = 0;
 
   bool passed() const;
   /// "check against the CPU interpreter:" and a line per buffer.
   void print(llvm::raw_ostream &os) const;
 };
 
-/// Tolerances that replace each type's default (tile/HostData/Compare.h).
+/// The interpreter's time budget a check has by default, in seconds: a
+/// launch it cannot interpret whole in that time is checked on a sample of
+/// its programs (see CheckOptions::seconds).
+constexpr double kDefaultCheckSeconds = 30;
+
+/// Tolerances that replace each type's default (tile/HostData/Compare.h),
+/// and how much of the grid the interpreter runs.
 struct CheckOptions {
   std::optional<double> rtol;
   std::optional<double> atol;
+  /// The interpreter starts programs until this many seconds have passed
+  /// (the grid's last and first, then others scattered over it), and only
+  /// the elements the programs it ran stored to are compared; 0 runs the
+  /// whole grid and compares every element.
+  double seconds = kDefaultCheckSeconds;
 };
+
+/// The interpreter's result to compare a run with: the arguments after the
+/// programs it ran, and, when it ran only some, the elements they stored.
+struct Reference {
+  llvm::SmallVector<KernelArg> args;
+  /// One mask per argument (empty for scalars); used only when
+  /// `programsRun < programs`.
+  std::vector<llvm::BitVector> stored;
+  int64_t programsRun = 0;
+  int64_t programs = 0;
+  double seconds = 0;
+
+  bool complete() const { return programsRun == programs; }
+};
+
+/// Runs the interpreter over `inputs` on `grid` within `options.seconds`.
+llvm::Expected<Reference> interpretReference(const KernelSource &source,
+                                             llvm::ArrayRef<int64_t> grid,
+                                             llvm::ArrayRef<KernelArg> inputs,
+                                             const CheckOptions &options);
 
 /// Compares every buffer of `outputs` with the same argument of `expected`,
 /// within each type's default tolerance or `options`'.
 CheckReport compareWithReference(llvm::ArrayRef<KernelArg> outputs,
                                  llvm::ArrayRef<KernelArg> expected,
+                                 const CheckOptions &options);
+
+/// The same against the interpreter's reference: a buffer a partial run
+/// stored nothing to is not compared, others only where it stored.
+CheckReport compareWithReference(llvm::ArrayRef<KernelArg> outputs,
+                                 const Reference &reference,
                                  const CheckOptions &options);
 
 /// Runs the interpreter over `inputs` (the arguments before the run) on

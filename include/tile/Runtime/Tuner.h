@@ -71,6 +71,14 @@ enumerateSearchSpace(llvm::ArrayRef<KernelParam> params);
 // Tuning
 //===----------------------------------------------------------------------===//
 
+/// Which stores a launch consults for a tuned choice, in this order: the
+/// tuning cache's entry for the launch, then the databases imported into
+/// the cache (--tune-import), then the shipped ones (TuningDatabase.h).
+struct TuningStores {
+  bool cache = true;
+  bool databases = true;
+};
+
 struct TuneOptions {
   /// The kernel's name and the -D set by hand, which stay fixed.
   KernelSource::Options source;
@@ -91,7 +99,10 @@ struct TuneOptions {
   /// The interpreter's results for this launch, shared between searches of
   /// kernels that compute the same (tuneVariants): used when set, filled
   /// when empty. Null: each search runs the interpreter itself.
-  std::optional<llvm::SmallVector<KernelArg>> *reference = nullptr;
+  std::optional<Reference> *reference = nullptr;
+  /// Where a launch looks for a stored choice (TuningMode::UseCache): the
+  /// tuning cache, and the imported and shipped tuning databases.
+  TuningStores stores;
   /// The shape bucket of each argument (getShapeBucket) for the tuning
   /// cache, where the arguments do not carry their shapes: a launch on
   /// buffers that are on the GPU already (the C API) passes empty buffers to

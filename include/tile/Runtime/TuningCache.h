@@ -47,8 +47,12 @@ struct TuningKey {
   /// -D set by hand on parameters the search does not vary (types, and
   /// parameters without declared values), sorted: they change the kernel.
   std::vector<std::string> fixedDefines;
-  /// The GPU, as listCudaDevices describes it.
+  /// The GPU, as listCudaDevices describes it (with its driver), and as a
+  /// tuning database names it (CudaDeviceInfo::getDescription).
   std::string device;
+  std::string gpu;
+  /// Per variant, the name of its file (for people: not in the digest).
+  std::vector<std::string> fileNames;
   /// One shape bucket per argument.
   std::vector<std::string> buckets;
 
@@ -73,6 +77,38 @@ struct TuningChoice {
   std::string tunedOn;
 };
 
+/// One tuned choice and what it was tuned for.
+struct TuningRecord {
+  /// Per variant: the SHA-256 of its file's text (hex), the kernel's name,
+  /// and the file's name when it was tuned (for people; not in the key).
+  std::vector<std::string> textDigests;
+  std::vector<std::string> kernelNames;
+  std::vector<std::string> fileNames;
+  /// As TuningKey's.
+  std::vector<std::string> fixedDefines;
+  std::string gpu;
+  std::vector<std::string> buckets;
+  /// The choice: its variant, defines, waves and time.
+  TuningChoice choice;
+
+  /// A SHA-256 of everything above but the file names and the choice.
+  std::string getDigest() const;
+
+  /// The record of a launch's key and its tuned choice.
+  static TuningRecord fromKey(const TuningKey &key, const TuningChoice &choice);
+};
+
+/// Checks every field of `record` as a tuning database writes it: one text
+/// digest (64 lowercase hex digits), kernel name (an identifier) and file
+/// name (printable, no spaces) per variant, at least one; a printable GPU
+/// name; fixed defines NAME=WORD, tuned ones NAME=INTEGER; shape buckets of
+/// printable words; a variant among the kernels; a positive time. The error
+/// says what is wrong.
+llvm::Error checkTuningRecord(const TuningRecord &record);
+
+/// The SHA-256 of `text`, in hex: a record's text digest.
+std::string getTextDigest(llvm::StringRef text);
+
 /// The cached choice for `key` under `cacheDir`, or none. An entry that is
 /// corrupt, unreadable, or written by another version of tile is ignored
 /// with one warning on `warnings`.
@@ -83,11 +119,13 @@ std::optional<TuningChoice> lookupTuning(llvm::StringRef cacheDir,
 /// The choice a tuning cache entry holds, every field checked: it must have
 /// been written by the compiler `compilerVersion` under the key `digest`,
 /// and its variant must be below `numVariants`. The error says what is
-/// wrong.
+/// wrong. With `record`, also what it was tuned for (as a tuning database
+/// keeps it).
 llvm::Expected<TuningChoice> parseTuningEntry(llvm::StringRef entry,
                                               llvm::StringRef compilerVersion,
                                               llvm::StringRef digest,
-                                              unsigned numVariants);
+                                              unsigned numVariants,
+                                              TuningRecord *record = nullptr);
 
 /// The entry that keeps `best` for `key`.
 std::string formatTuningEntry(const TuningKey &key, const TuneEntry &best);

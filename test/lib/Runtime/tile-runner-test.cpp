@@ -1,6 +1,7 @@
 //===- tile-runner-test.cpp - The runtime's KernelRunner from a program ---===//
 //
-//   tile-runner-test run FILE [-DNAME=VALUE]... --grid X[,Y[,Z]] SPEC...
+//   tile-runner-test run FILE [-DNAME=VALUE]... --grid X[,Y[,Z]]
+//                    [--check-seconds=S] [--corrupt=ARG:ELEMENT] SPEC...
 //   tile-runner-test persistent-grid SMS BLOCKS_PER_SM CAP [WAVES]
 //   tile-runner-test cache-key FILE [-DNAME=VALUE]... [--chip=sm_XY] SPEC...
 //   tile-runner-test space FILE [-DNAME=VALUE]...
@@ -8,8 +9,9 @@
 //   tile-runner-test tuning-store DIR FILE [-DNAME=VALUE]... --device=NAME
 //                    --choice=NAME=VALUE,... --time=MS SPEC...
 //   tile-runner-test tuning-lookup DIR FILE [-DNAME=VALUE]... --device=NAME
-//                    SPEC...
+//                    [--databases] SPEC...
 //   tile-runner-test spills FILE --ptxas=PATH --vary=NAME,... [-DNAME=VALUE]...
+//   tile-runner-test check-database DATABASE KERNEL_FILE...
 //
 // A C++ program that uses the runtime library the way tile-run does, and the
 // lit tests' window on the library's CPU-side steps (test/Runtime):
@@ -17,8 +19,12 @@
 //   run              loads the kernel (KernelSource), checks and makes the
 //                    arguments, runs it on the CPU target (KernelRunner),
 //                    checks the result against a second interpreter run
-//                    (checkAgainstInterpreter) and prints, per buffer, its
-//                    sum and its first elements.
+//                    (checkAgainstInterpreter, within S seconds; 1e-9
+//                    leaves it the grid's last and first programs) and
+//                    prints, per buffer, its sum and its first elements;
+//                    --corrupt adds 1 to an element of the run's result
+//                    first, for the check to find (or not, where a
+//                    sampled check did not run the program that stores it).
 //   persistent-grid  the programs of a persistent grid (getPersistentGridSize)
 //   cache-key        the specialization and the compile cache's key of a
 //                    launch with these arguments (compiled for the chip,
@@ -28,7 +34,10 @@
 //   fit              the kernel a launch with these arguments runs without a
 //                    tuning cache (fitToLaunch): what changed, and why.
 //   tuning-store     stores a choice in the tuning cache under DIR for a
-//   tuning-lookup    launch on a GPU named NAME, or looks one up.
+//   tuning-lookup    launch on a GPU named NAME (as the driver and as a
+//                    tuning database name it), or looks one up (with
+//                    --databases, in the imported and shipped tuning
+//                    databases too, where the cache has none).
 //   spills           for every combination of the declared values of the
 //                    parameters named by --vary (the others fitted to the
 //                    registers, as a launch fits them), compiles the kernel
@@ -36,6 +45,12 @@
 //                    ptxas -v for its spills, compiling it again without
 //                    pipelining where, pipelined, it spills (as a launch
 //                    does); exit 1 if any spills.
+//   check-database   parses a tuning database (exit 1 if any record is
+//                    ignored) and checks that each record's kernels are
+//                    among the files given, by their text's digest, and
+//                    that its choice names only parameters its kernel
+//                    declares, each to a declared value, loading the kernel
+//                    with it and the record's fixed -D (exit 1 if not).
 //
 // Errors are the library's messages and exit status 1.
 //
@@ -46,6 +61,7 @@
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
 #include "tile/Runtime/TuningCache.h"
+#include "tile/Runtime/TuningDatabase.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -80,7 +96,8 @@ struct Command {
   std::string grid;
   std::string chip = "sm_90";
   std::vector<std::string> specs;
-  std::string device, choice, time, waves, ptxas, vary;
+  std::string device, choice, time, waves, ptxas, vary, checkSeconds, corrupt;
+  bool databases = false;
 };
 } // namespace
 
@@ -109,6 +126,12 @@ static Command parseCommand(int argc, char **argv) {
       command.ptxas = arg.str();
     else if (arg.consume_front("--vary="))
       command.vary = arg.str();
+    else if (arg == "--databases")
+      command.databases = true;
+    else if (arg.consume_front("--check-seconds="))
+      command.checkSeconds = arg.str();
+    else if (arg.consume_front("--corrupt="))
+      command.corrupt = arg.str();
     else
       command.specs.push_back(arg.str());
   }
@@ -162,8 +185,26 @@ static int run(const Command &command) {
     return fail(result.takeError());
   llvm::outs() << "@" << (*source)->getKernelName() << " on " << result->where
                << ", grid " << formatGrid(result->grid) << "\n";
+  CheckOptions checkOptions;
+  if (!command.checkSeconds.empty() &&
+      !llvm::to_float(command.checkSeconds, checkOptions.seconds))
+    return fail(llvm::createStringError("bad --check-seconds"));
+  if (!command.corrupt.empty()) {
+    auto [argText, elementText] = llvm::StringRef(command.corrupt).split(':');
+    unsigned index;
+    int64_t element;
+    if (argText.getAsInteger(10, index) ||
+        elementText.getAsInteger(10, element) ||
+        index >= result->outputs.size() || !result->outputs[index].isBuffer() ||
+        element < 0 ||
+        element >= result->outputs[index].getBuffer().getNumElements() ||
+        result->outputs[index].getBuffer().getDataType() != DataType::F32)
+      return fail(llvm::createStringError(
+          "--corrupt takes ARG:ELEMENT of an f32 buffer"));
+    result->outputs[index].getBuffer().getDataAs<float>()[element] += 1;
+  }
   llvm::Expected<CheckReport> check = checkAgainstInterpreter(
-      **source, result->grid, args, result->outputs, CheckOptions());
+      **source, result->grid, args, result->outputs, checkOptions);
   if (!check)
     return fail(check.takeError());
   check->print(llvm::outs());
@@ -260,6 +301,9 @@ static llvm::Expected<TuningKey> makeKey(const Command &command,
   result.kernelNames.push_back(source.getKernelName().str());
   result.fixedDefines = getFixedDefines(source.getParams());
   result.device = command.device;
+  result.gpu = command.device;
+  result.fileNames.push_back(
+      llvm::sys::path::filename(source.getFileName()).str());
   for (const KernelArg &arg : args)
     result.buckets.push_back(getShapeBucket(arg));
   return result;
@@ -297,15 +341,81 @@ static int tuningCache(const Command &command, llvm::StringRef dir,
                  << "\n";
     return 0;
   }
-  std::optional<TuningChoice> choice = lookupTuning(dir, *key, llvm::errs());
-  if (!choice) {
+  const KernelSource *variants[] = {source->get()};
+  TuningStores stores;
+  stores.databases = command.databases;
+  std::optional<StoredChoice> stored =
+      lookupStoredChoice(dir, *key, variants, stores, llvm::errs());
+  if (!stored) {
     llvm::outs() << "no choice\n";
     return 0;
   }
-  llvm::outs() << "choice " << TuneConfig{choice->defines, choice->waves}.str()
-               << llvm::format(" (%.4f ms for ", choice->milliseconds)
-               << choice->tunedOn << ")\n";
+  const TuningChoice &choice = stored->choice;
+  llvm::outs() << "choice " << TuneConfig{choice.defines, choice.waves}.str()
+               << llvm::format(" (%.4f ms for ", choice.milliseconds)
+               << choice.tunedOn << ") from " << stored->source << "\n";
   return 0;
+}
+
+static int checkDatabase(llvm::StringRef path,
+                         llvm::ArrayRef<const char *> files) {
+  std::vector<std::string> ignored;
+  llvm::Expected<TuningDatabase> database = TuningDatabase::read(path, ignored);
+  if (!database)
+    return fail(database.takeError());
+  int status = 0;
+  for (const std::string &why : ignored) {
+    llvm::outs() << "ignored: " << why << "\n";
+    status = 1;
+  }
+  llvm::StringMap<std::string> byDigest;
+  for (const char *file : files) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(file);
+    if (!text)
+      return fail(llvm::createStringError(file + llvm::Twine(": ") +
+                                          text.getError().message()));
+    byDigest[getTextDigest((*text)->getBuffer())] = file;
+  }
+  for (const TuningRecord &record : database->getRecords()) {
+    std::string label = record.getDigest().substr(0, 12) + " (@" +
+                        llvm::join(record.kernelNames, ", @") + " " +
+                        llvm::join(record.buckets, " ") + ")";
+    unsigned variant = record.choice.variant;
+    auto file = byDigest.find(record.textDigests[variant]);
+    if (file == byDigest.end()) {
+      llvm::outs() << label << ": no kernel file given has its text (stale)\n";
+      status = 1;
+      continue;
+    }
+    KernelSource::Options options;
+    options.kernelName = record.kernelNames[variant];
+    options.defines = record.fixedDefines;
+    llvm::append_range(options.defines, record.choice.defines);
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    options.diagnostics = &errorStream;
+    llvm::Expected<std::unique_ptr<KernelSource>> source =
+        KernelSource::loadFile(file->second, options);
+    if (!source) {
+      llvm::consumeError(source.takeError());
+      llvm::outs() << label << ": " << file->second
+                   << " does not load with its choice: " << errors << "\n";
+      status = 1;
+      continue;
+    }
+    for (llvm::StringRef define : record.choice.defines) {
+      auto [name, value] = define.split('=');
+      const KernelParam *param = findParam((*source)->getParams(), name);
+      if (!param || param->values.empty() ||
+          !llvm::is_contained(param->values, value)) {
+        llvm::outs() << label << ": " << define << " is not a declared value\n";
+        status = 1;
+      }
+    }
+  }
+  llvm::outs() << database->getRecords().size() << " records checked\n";
+  return status;
 }
 
 /// Every combination of the declared values of `names` in `params`.
@@ -495,6 +605,8 @@ int main(int argc, char **argv) {
       return checkSpills(command);
     return mode == "run" ? run(command) : cacheKey(command);
   }
+  if (mode == "check-database" && argc > 2)
+    return checkDatabase(argv[2], llvm::ArrayRef(argv + 3, argc - 3));
   if ((mode == "tuning-store" || mode == "tuning-lookup") && argc > 3) {
     Command command = parseCommand(argc - 1, argv + 1);
     return tuningCache(command, argv[2], mode == "tuning-store");
@@ -511,6 +623,7 @@ int main(int argc, char **argv) {
          "       tile-runner-test tuning-store|tuning-lookup DIR FILE "
          "--device=NAME [--choice=D,... --time=MS [--waves=W]] SPEC...\n"
          "       tile-runner-test spills FILE --ptxas=PATH "
-         "--vary=NAME,...\n";
+         "--vary=NAME,...\n"
+         "       tile-runner-test check-database DATABASE KERNEL_FILE...\n";
   return 1;
 }
