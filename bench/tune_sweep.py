@@ -8,6 +8,7 @@ the GPU bundle of scripts/build-gpu-bundle.sh in dist/tile-gpu:
   python3 bench/tune_sweep.py tune     [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py exhaust  [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py baseline [--dtypes ...] [--shapes ...]
+  python3 bench/tune_sweep.py untuned  [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py report   RESULTS.jsonl... --out PREFIX
 
 Every phase gives tile-run the three softmax kernels as variants of one
@@ -34,6 +35,9 @@ baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
           bench/results/2026-11-23-h100-tuning-trial-baseline.jsonl),
           each checked against float64 and timed the way tile-run --bench
           times (CUDA events, L2 flushed before each of 100 runs, median).
+untuned   `tile-run --no-tuning-cache --bench` per shape: what a launch
+          runs with no tuning cache and no tuning database (the variant
+          and configuration the defaults fit), and its speed.
 report    Joins the results into a CSV and a plot (GB/s against N, log
           axis, one line per implementation, the copy bandwidth as a
           horizontal line) and prints the tables docs/performance.md uses.
@@ -224,6 +228,26 @@ def exhaust_shape(kernels, dtype, m, n, log, out):
                       times={r["kernel"] + ": " + r["config"]: r["ms"]
                              for r in rows})
     emit(out, record)
+
+
+def phase_untuned(args, log, out):
+    for dtype in args.dtypes:
+        for m, n in args.shapes:
+            result = run_tile(kernels_for(args, n), dtype, m, n,
+                              ["--no-tuning-cache", "--no-tuning-database",
+                               "--bench"], log)
+            record = dict(phase="untuned", dtype=dtype, M=m, N=n)
+            bench = [b for b in map(BENCH.match, result.stdout.splitlines()) if b]
+            if result.returncode != 0 or not bench:
+                lines = result.stderr.strip().splitlines() or ["?"]
+                record.update(ok=False, reason=lines[-1][:300])
+            else:
+                ms = float(bench[0].group(1))
+                chosen = [line for line in result.stdout.splitlines()
+                          if line.startswith(("variant:", "fitted:"))]
+                record.update(ok=True, ms=ms, gbps=gbps(m, n, dtype, ms),
+                              chosen=chosen)
+            emit(out, record)
 
 
 def phase_tune(args, log, out):
@@ -440,7 +464,8 @@ def phase_report(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("phase", choices=["tile", "tune", "exhaust", "baseline", "report"])
+    parser.add_argument("phase", choices=["tile", "tune", "exhaust", "baseline",
+                                          "untuned", "report"])
     parser.add_argument("results", nargs="*")
     parser.add_argument("--dtypes", default="f32,f16,bf16")
     parser.add_argument("--shapes", default="")
@@ -463,7 +488,8 @@ def main():
     with open(os.path.join(OUT, args.phase + ".log"), "a") as log, \
             open(os.path.join(OUT, args.phase + ".jsonl"), "a") as out:
         {"tile": phase_tile, "tune": phase_tune, "exhaust": phase_exhaust,
-         "baseline": phase_baseline}[args.phase](args, log, out)
+         "baseline": phase_baseline,
+         "untuned": phase_untuned}[args.phase](args, log, out)
 
 
 if __name__ == "__main__":
