@@ -285,6 +285,9 @@ typedef struct tile_prepare_options {
    * the cache and those built into the library (where the tuning cache has
    * none); 0: from the tuning cache only. */
   int32_t tuning_databases;
+  /* The tuner times only the configurations the cost model ranks first, this
+   * many of each kernel; 0: every one it keeps. */
+  uint32_t tune_top;
 } tile_prepare_options;
 
 /* Writes the entries of the tuning cache under `cache_dir` (null: the

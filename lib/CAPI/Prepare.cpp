@@ -75,6 +75,7 @@ static std::string prepareKey(const tile_prepare_options &options,
   llvm::raw_string_ostream os(key);
   os << options.target << "/" << options.device << "/" << options.tuning << "/"
      << options.num_warps << "/" << options.tuning_databases << "/"
+     << options.tune_top << "/"
      << (options.cache_dir ? "=" + std::string(options.cache_dir) : "default");
   for (size_t index = 0; index < numArgs; ++index) {
     const tile_arg &arg = args[index];
@@ -227,6 +228,7 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
   tuning.run.compile.cacheDir =
       options.cache_dir ? options.cache_dir : getDefaultCacheDir();
   tuning.stores.databases = options.tuning_databases != 0;
+  tuning.top = options.tune_top;
   llvm::Expected<GridSpec> grid =
       GridSpec::parse(options.tune_grid ? options.tune_grid : "persistent");
   if (!grid)

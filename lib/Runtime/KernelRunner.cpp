@@ -147,12 +147,9 @@ llvm::Expected<RunResult> KernelRunner::run(llvm::ArrayRef<KernelArg> args) {
   llvm_unreachable("unknown target");
 }
 
-/// The sizes of an explicit grid for a launch with `args`: an expression
-/// sees the kernel's integer meta-parameters (BLOCK_M) and integer
-/// arguments (M, by the name the kernel file gives them).
-static llvm::Expected<llvm::SmallVector<int64_t, 3>>
-resolveGrid(const GridSpec &grid, const KernelSource &source,
-            llvm::ArrayRef<KernelArg> args) {
+llvm::Expected<llvm::SmallVector<int64_t, 3>>
+mlir::tile::resolveGrid(const GridSpec &grid, const KernelSource &source,
+                        llvm::ArrayRef<KernelArg> args) {
   std::vector<std::string> names = source.getParameterNames();
   return grid.resolve([&](llvm::StringRef name) -> std::optional<int64_t> {
     for (const KernelParam &param : source.getParams()) {

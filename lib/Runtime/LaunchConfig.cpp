@@ -9,6 +9,7 @@
 
 #include "Text.h"
 #include "tile/Analysis/RegisterEstimate.h"
+#include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/TuningCache.h"
 #include "tile/Runtime/TuningDatabase.h"
 
@@ -19,18 +20,19 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
-std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
-                                          const CompileOptions &options) {
+unsigned mlir::tile::estimateKernelRegisters(const KernelSource &source,
+                                             unsigned warps) {
   FuncOp kernel = source.getKernel();
   if (kernel.getBody().empty())
-    return "";
-  unsigned warps = getKernelNumWarps(kernel, options);
+    return 0;
   // Estimated as the pipeline first sees it: canonicalized (identity casts
   // and casts of constants folded away).
   OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
@@ -39,7 +41,16 @@ std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
   pm.addPass(createCanonicalizerPass());
   if (succeeded(pm.run(*module)))
     kernel = *module->getOps<FuncOp>().begin();
-  unsigned peak = estimatePeakRegisters(kernel.getBody().front(), warps);
+  return estimatePeakRegisters(kernel.getBody().front(), warps);
+}
+
+std::string mlir::tile::checkRegisterRoom(const KernelSource &source,
+                                          const CompileOptions &options) {
+  FuncOp kernel = source.getKernel();
+  if (kernel.getBody().empty())
+    return "";
+  unsigned warps = getKernelNumWarps(kernel, options);
+  unsigned peak = estimateKernelRegisters(source, warps);
   unsigned budget = getRegisterBudget(warps);
   if (peak + kReservedRegisters <= budget)
     return "";
@@ -172,6 +183,75 @@ std::unique_ptr<KernelSource> mlir::tile::fitToLaunch(
   return base;
 }
 
+std::optional<ModelChoice>
+mlir::tile::chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
+                          llvm::ArrayRef<KernelArg> args,
+                          const TuneOptions &options, const GridSpec &grid) {
+  GpuModel gpu = GpuModel::h100();
+  if (llvm::Expected<std::unique_ptr<CudaDevice>> device =
+          CudaDevice::open(options.run.device))
+    gpu = GpuModel::fromDevice((*device)->getInfo());
+  else
+    llvm::consumeError(device.takeError());
+  std::vector<std::optional<int64_t>> waves = {grid.waves};
+  if (grid.persistent && !grid.waves)
+    waves.assign(std::begin(kTunedWaves), std::end(kTunedWaves));
+  // Every configuration of every variant, estimated on every core (each
+  // loaded into a context of its own).
+  std::vector<std::pair<unsigned, TuneConfig>> work;
+  for (auto [index, variant] : llvm::enumerate(variants))
+    for (TuneConfig &config : enumerateSearchSpace(variant->getParams()))
+      work.push_back({static_cast<unsigned>(index), std::move(config)});
+  std::vector<std::optional<ModelChoice>> results(work.size());
+  auto estimateOne = [&](size_t item) {
+    const auto &[index, config] = work[item];
+    const KernelSource &variant = *variants[index];
+    std::vector<std::string> defines = options.source.defines;
+    llvm::append_range(defines, config.defines);
+    std::string ignored;
+    llvm::raw_string_ostream ignoredStream(ignored);
+    llvm::Expected<std::unique_ptr<KernelSource>> source =
+        reload(variant, options.source, defines, &ignoredStream);
+    if (!source) {
+      llvm::consumeError(source.takeError());
+      return;
+    }
+    if (!fitsLaunch(**source, args, /*registers=*/false, options.run.compile))
+      return;
+    for (std::optional<int64_t> wave : waves) {
+      GridSpec launch = grid;
+      launch.waves = wave;
+      if (wave && *wave == GridSpec::kAllWaves && launch.cap == 0)
+        continue;
+      llvm::Expected<LaunchEstimate> estimate = estimateLaunch(
+          **source, args, launch, gpu, options.run.compile.numWarps);
+      if (!estimate) {
+        llvm::consumeError(estimate.takeError());
+        continue;
+      }
+      std::optional<ModelChoice> &best = results[item];
+      if (estimate->spills ||
+          (best && estimate->seconds >= best->estimate.seconds))
+        continue;
+      TuneConfig chosen = config;
+      chosen.waves = grid.waves ? std::nullopt : wave;
+      best = ModelChoice{index, chosen, *estimate};
+    }
+  };
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+    for (size_t item = 0; item < work.size(); ++item)
+      pool.async([&, item] { estimateOne(item); });
+    pool.wait();
+  }
+  // The fastest; of equal estimates, the first in the variants' order.
+  std::optional<ModelChoice> best;
+  for (std::optional<ModelChoice> &result : results)
+    if (result && (!best || result->estimate.seconds < best->estimate.seconds))
+      best = std::move(result);
+  return best;
+}
+
 /// Sets `grid`'s waves to a tuned choice's, unless they were set by hand or
 /// the grid cannot launch them (all waves of a grid without a cap).
 static void applyWaves(GridSpec *grid, std::optional<int64_t> waves) {
@@ -271,6 +351,27 @@ mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
       return tuned;
     [[fallthrough]];
   case TuningMode::IgnoreCache: {
+    // On a GPU, the cost model's choice (for the grid of the run, or
+    // without one, the tuner's).
+    if (options.run.target == Target::CUDA)
+      if (std::optional<ModelChoice> choice = chooseByModel(
+              variants, args, options, grid ? *grid : options.run.grid)) {
+        const KernelSource &base = *variants[choice->variant];
+        std::vector<std::string> defines = options.source.defines;
+        llvm::append_range(defines, choice->config.defines);
+        llvm::Expected<std::unique_ptr<KernelSource>> chosen =
+            reload(base, options.source, defines, nullptr);
+        if (!chosen)
+          return chosen.takeError();
+        os << "model: ";
+        if (variants.size() > 1)
+          os << llvm::sys::path::filename(base.getFileName()) << ": ";
+        os << choice->config.str()
+           << llvm::formatv(" (estimated {0:f1} us; --tune measures)\n",
+                            choice->estimate.seconds * 1e6);
+        applyWaves(grid, choice->config.waves);
+        return std::move(*chosen);
+      }
     // The first variant whose defines fit the launch, once fitted.
     for (auto [index, base] : llvm::enumerate(bases)) {
       std::string note;

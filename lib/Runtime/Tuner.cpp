@@ -12,6 +12,7 @@
 #include "Text.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/Check.h"
+#include "tile/Runtime/CostModel.h"
 #include "tile/Runtime/Timings.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -84,6 +85,8 @@ llvm::StringRef mlir::tile::getOutcomeName(TuneEntry::Outcome outcome) {
     return "run failed";
   case TuneEntry::Outcome::Wrong:
     return "wrong result";
+  case TuneEntry::Outcome::Unranked:
+    return "not timed";
   }
   llvm_unreachable("unknown outcome");
 }
@@ -147,6 +150,9 @@ struct Candidate {
   /// (tile.min_blocks_per_sm > 1): its spills are the price it chose, so it
   /// is timed with them.
   bool asksForBlocks = false;
+  /// The cost model's estimate of its launch, in seconds (infinite where it
+  /// spills by the register estimate or cannot be estimated).
+  double estimate = std::numeric_limits<double>::infinity();
   bool pending() const {
     return entry.outcome == TuneEntry::Outcome::Timed && source;
   }
@@ -455,13 +461,44 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   if (llvm::sys::fs::can_execute(ptxas))
     runOptions.compile.format = OutputFormat::Cubin;
+  // Timed in the cost model's order (CostModel.h): a fast configuration
+  // comes early and stops the slow ones after one run; with
+  // TuneOptions::top, only the first are timed.
+  GpuModel gpu = GpuModel::fromDevice((*device)->getInfo());
+  std::vector<Candidate *> order;
+  for (Candidate &candidate : candidates) {
+    if (!candidate.pending())
+      continue;
+    llvm::Expected<LaunchEstimate> estimate =
+        estimateLaunch(*candidate.source, args,
+                       withWaves(runOptions, candidate.entry.config).grid, gpu,
+                       runOptions.compile.numWarps);
+    if (estimate && !estimate->spills)
+      candidate.estimate = estimate->seconds;
+    else if (!estimate)
+      llvm::consumeError(estimate.takeError());
+    order.push_back(&candidate);
+  }
+  llvm::stable_sort(order, [](const Candidate *a, const Candidate *b) {
+    return a->estimate < b->estimate;
+  });
+  if (options.top > 0 && order.size() > options.top) {
+    for (Candidate *candidate : llvm::drop_begin(order, options.top)) {
+      candidate->entry.outcome = TuneEntry::Outcome::Unranked;
+      candidate->entry.reason = llvm::formatv(
+          "the model ranks it below the first {0} (estimated {1:f1} us)",
+          options.top, candidate->estimate * 1e6);
+    }
+    order.resize(options.top);
+  }
   // Compiled first on every core into the compile cache, where each run
   // then finds its kernel; without a cache, each run compiles its own.
   if (!runOptions.compile.cacheDir.empty()) {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
     llvm::SmallPtrSet<const KernelSource *, 16> queued;
-    for (Candidate &candidate : candidates) {
-      if (!candidate.pending() || !queued.insert(candidate.source.get()).second)
+    for (Candidate *next : order) {
+      Candidate &candidate = *next;
+      if (!queued.insert(candidate.source.get()).second)
         continue;
       pool.async([&candidate, &args, &runOptions] {
         // A failure is the run's to report.
@@ -483,23 +520,6 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
     sharedArgs.emplace(std::move(*created));
   }
 
-  // Timed in an order likely to meet a fast configuration early, which
-  // then stops the slow ones after one run: closest first to
-  // kElementsPerThread elements of the largest tile per thread. The order
-  // decides nothing else.
-  std::vector<Candidate *> order;
-  for (Candidate &candidate : candidates)
-    if (candidate.pending())
-      order.push_back(&candidate);
-  auto distance = [](const Candidate *c) {
-    constexpr double kElementsPerThread = 16;
-    return std::abs(std::log2(static_cast<double>(c->largestTile) /
-                              static_cast<double>(c->threads) /
-                              kElementsPerThread));
-  };
-  llvm::stable_sort(order, [&](const Candidate *a, const Candidate *b) {
-    return distance(a) < distance(b);
-  });
   double ownFastest = 0;
   double &fastest = options.fastest ? *options.fastest : ownFastest;
   GridsSeen grids;

@@ -100,14 +100,15 @@ def test_fast_path_makes_no_call_but_the_launch(monkeypatch):
 
 def test_a_new_key_prepares_again():
     k = tile.load(example_file("softmax.mlir"))
-    for n in (256, 1000, 3000):  # 3000: BLOCK_SIZE fitted to 4096
+    for n in (256, 1000, 3000):  # each a configuration of its own
         x = torch.randn(64, n, device="cuda")
         y = torch.empty_like(x)
         k[64](y, x, n, n, 64, n)
         example.check(x, y)
-    assert k.prepare(y, x, 3000, 3000, 64, 3000).meta["BLOCK_SIZE"] == 4096
+    assert k.prepare(y, x, 3000, 3000, 64, 3000).meta["BLOCK_SIZE"] >= 3000
     # Within a bucket, a bound that the cached function breaks is never run:
-    # BLOCK_SIZE=1024 serves rows of 1000; rows of 1024 still fit it.
+    # the block chosen for rows of 1000 serves rows of 1024 only where it
+    # holds them.
     x = torch.randn(64, 1024, device="cuda")
     y = torch.empty_like(x)
     k[64](y, x, 1024, 1024, 64, 1024)

@@ -102,6 +102,7 @@ class PrepareOptions(ctypes.Structure):
         ("tune_progress", c_int32),
         ("cache_dir", c_char_p),
         ("tuning_databases", c_int32),
+        ("tune_top", c_uint32),
     ]
 
 

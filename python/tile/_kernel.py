@@ -361,6 +361,7 @@ class Kernel:
         options.tune_progress = 1 if tune.get("progress") else 0
         options.cache_dir = self._cache_dir
         options.tuning_databases = 1 if self._tuning_databases else 0
+        options.tune_top = int(tune.get("top") or 0)
         handle = ctypes.c_void_p()
         status = lib.prepare(
             self._handle,
@@ -436,13 +437,16 @@ class Kernel:
         target, device, c_args, keep = self._classify(args, target)
         return self._prepare(target, device, c_args)
 
-    def tune(self, grid, *args, warmup=None, reps=None, progress=False):
+    def tune(self, grid, *args, warmup=None, reps=None, progress=False, top=0):
         """Tunes the kernel's declared meta-parameters for a launch on `grid`
         (a tuple or 'persistent[:N]') with `args` (CUDA tensors): times every
-        configuration on copies of the arguments, checks the fastest against
+        configuration (with top=N, only the N the cost model ranks first, of
+        each kernel) on copies of the arguments, checks the fastest against
         the CPU interpreter, stores it in the tuning cache (where later
         launches in the same shape bucket find it, from Python or tile-run)
         and returns a TuneResult. The arguments are not changed."""
+        if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top < 2**32:
+            raise ArgumentError("top is a count of configurations, not %r" % (top,))
         kind, value = _parse_grid(grid)
         if kind == "callable":
             raise ArgumentError(
@@ -464,6 +468,7 @@ class Kernel:
             warmup=warmup,
             reps=reps,
             progress=progress,
+            top=top,
         )
         self._fast_cache.clear()
         return TuneResult(function, self.messages)

@@ -164,6 +164,11 @@ static cl::opt<bool> noTuningCache(
     cl::desc("Run with the defaults and -D, not a stored tuned choice (the "
              "tuning cache's or a tuning database's)"),
     cl::cat(cudaCategory));
+static cl::opt<unsigned> tuneTop(
+    "tune-top",
+    cl::desc("--tune times only the N configurations the cost model ranks "
+             "first, of each kernel (default 0: every one it keeps)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(cudaCategory));
 static cl::opt<bool> noTuningDatabase(
     "no-tuning-database",
     cl::desc("Look up tuned choices in the tuning cache only, not in the "
@@ -389,6 +394,7 @@ int main(int argc, char **argv) {
     TuneOptions tuning{sourceOptions, options,       bench,
                        check,         &llvm::errs(), tuneAll};
     tuning.stores.databases = !noTuningDatabase;
+    tuning.top = tuneTop;
     bool cached = !noTuningCache && options.target == Target::CUDA;
     auto tuned = loadTunedKernel(std::move(variants), args, tuning,
                                  tuneOption ? TuningMode::Tune

@@ -102,6 +102,13 @@ struct RunResult {
 
 /// "@softmax ran on <where>: grid 1823 (1823 programs) in 0.050 s", or on a
 /// GPU "...: grid 264 (persistent: ...), 512 threads per block, in 0.1 ms".
+/// The sizes of an explicit grid for a launch of `source` with `args`: an
+/// expression sees the kernel's integer meta-parameters (BLOCK_M) and
+/// integer arguments (M, by the name the kernel file gives them).
+llvm::Expected<llvm::SmallVector<int64_t, 3>>
+resolveGrid(const GridSpec &grid, const KernelSource &source,
+            llvm::ArrayRef<KernelArg> args);
+
 void printRunSummary(llvm::raw_ostream &os, llvm::StringRef kernelName,
                      const RunResult &result, Target target);
 /// Writes the buffer of each parameter `outputs` names (index to path) from

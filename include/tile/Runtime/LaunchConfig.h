@@ -10,6 +10,7 @@
 #ifndef TILE_RUNTIME_LAUNCHCONFIG_H
 #define TILE_RUNTIME_LAUNCHCONFIG_H
 
+#include "tile/Runtime/CostModel.h"
 #include "tile/Runtime/Grid.h"
 #include "tile/Runtime/KernelSource.h"
 #include "tile/Runtime/Tuner.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,12 @@ class raw_ostream;
 } // namespace llvm
 
 namespace mlir::tile {
+
+/// The registers per thread the tiles of `source`'s kernel keep live over
+/// `warps` warps by the register estimate (tile/Analysis/RegisterEstimate.h),
+/// on the kernel canonicalized as the pipeline first sees it; the reserve
+/// for scalars not included.
+unsigned estimateKernelRegisters(const KernelSource &source, unsigned warps);
 
 /// Why the tiles of `source`'s kernel cannot fit in registers by the
 /// register estimate (tile/Analysis/RegisterEstimate.h), with the warps of
@@ -51,13 +59,35 @@ std::unique_ptr<KernelSource> fitToLaunch(std::unique_ptr<KernelSource> base,
                                           const TuneOptions &options,
                                           bool registers, std::string &note);
 
+/// The cost model's choice for a launch (tile/Runtime/CostModel.h).
+struct ModelChoice {
+  /// Which of the variants, and its configuration (with the waves of a
+  /// persistent grid whose waves were not set by hand).
+  unsigned variant = 0;
+  TuneConfig config;
+  LaunchEstimate estimate;
+};
+
+/// The configuration of `variants` (kernels that compute the same) the
+/// cost model expects to run a launch with `args` on `grid` fastest, on the
+/// GPU `options.run.device` (the H100's figures without one): every
+/// configuration of each variant's declared space (the -D set by hand kept)
+/// that admits the launch, with each of the tuner's waves on a persistent
+/// grid, estimated. None when no configuration admits the launch without
+/// spilling by the register estimate.
+std::optional<ModelChoice>
+chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
+              llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
+              const GridSpec &grid);
+
 /// Where a launch's meta-parameters come from.
 enum class TuningMode {
   /// The tuning cache's choice for the launch's bucket, where it has one
   /// (-D set by hand wins over it); else as IgnoreCache.
   UseCache,
-  /// The defaults and -D, fitted to the launch (fitToLaunch; registers on
-  /// the CUDA target only).
+  /// On the CUDA target, the cost model's choice (chooseByModel); on the
+  /// CPU, or where the model has none, the defaults and -D fitted to the
+  /// launch (fitToLaunch; registers on the CUDA target only).
   IgnoreCache,
   /// Tune now (tuneKernel), store the winner, and use it.
   Tune,
@@ -78,9 +108,9 @@ loadTunedKernel(std::unique_ptr<KernelSource> base,
                 GridSpec *grid = nullptr);
 
 /// The same choosing between `variants`, kernels that compute the same with
-/// the same signature: the cache's choice names one; without it, the first
-/// that fits the launch (fitted); with Tune, tuneVariants. Says which on
-/// `os` when there are several.
+/// the same signature: the cache's choice names one; without it, the
+/// model's (on the CPU, the first that fits the launch, fitted); with Tune,
+/// tuneVariants. Says which on `os` when there are several.
 llvm::Expected<std::unique_ptr<KernelSource>>
 loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> variants,
                 llvm::ArrayRef<KernelArg> args, const TuneOptions &options,

@@ -92,6 +92,10 @@ struct TuneOptions {
   /// Time every configuration the launch admits, dominated ones and those
   /// that spill included: what the pruning is checked against.
   bool exhaustive = false;
+  /// Time only the `top` configurations the cost model ranks first
+  /// (tile/Runtime/CostModel.h) of each kernel; 0: every one pruning keeps.
+  /// Configurations are timed in the model's order either way.
+  unsigned top = 0;
   /// The fastest median so far, shared between searches of variants
   /// (tuneVariants) for stopping slow configurations early; null: each
   /// search keeps its own.
@@ -131,6 +135,8 @@ struct TuneEntry {
     RunFailed,
     /// Ran, but its result differs from the interpreter's.
     Wrong,
+    /// Not timed: the cost model ranks it below the first TuneOptions::top.
+    Unranked,
   };
   TuneConfig config;
   /// tuneVariants: which kernel the configuration is of, and its file's

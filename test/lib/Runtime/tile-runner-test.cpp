@@ -12,6 +12,9 @@
 //                    [--databases] SPEC...
 //   tile-runner-test spills FILE --ptxas=PATH --vary=NAME,... [-DNAME=VALUE]...
 //   tile-runner-test check-database DATABASE KERNEL_FILE...
+//   tile-runner-test choose FILE[,FILE...] [-DNAME=VALUE]... --grid G SPEC...
+//   tile-runner-test model FILE[,FILE...] [-DNAME=VALUE]... --grid G [--raw]
+//                    SPEC...
 //
 // A C++ program that uses the runtime library the way tile-run does, and the
 // lit tests' window on the library's CPU-side steps (test/Runtime):
@@ -45,6 +48,15 @@
 //                    ptxas -v for its spills, compiling it again without
 //                    pipelining where, pipelined, it spills (as a launch
 //                    does); exit 1 if any spills.
+//   model            the cost model's estimate (tile/Runtime/CostModel.h)
+//                    of every configuration of each kernel file's declared
+//                    space (and, on a persistent grid, of each of the
+//                    tuner's waves) for the launch, for the H100, fastest
+//                    first, as "KERNEL: CONFIG: ESTIMATE" (with --raw, the
+//                    counts it comes from after a '|').
+//   choose           the configuration a launch with no stored choice runs
+//                    on a GPU (chooseByModel: here, with the H100's
+//                    figures), and its estimate.
 //   check-database   parses a tuning database (exit 1 if any record is
 //                    ignored) and checks that each record's kernels are
 //                    among the files given, by their text's digest, and
@@ -57,6 +69,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Check.h"
+#include "tile/Runtime/CostModel.h"
 #include "tile/Runtime/KernelRunner.h"
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
@@ -67,6 +80,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -98,6 +112,7 @@ struct Command {
   std::vector<std::string> specs;
   std::string device, choice, time, waves, ptxas, vary, checkSeconds, corrupt;
   bool databases = false;
+  bool raw = false;
 };
 } // namespace
 
@@ -128,6 +143,8 @@ static Command parseCommand(int argc, char **argv) {
       command.vary = arg.str();
     else if (arg == "--databases")
       command.databases = true;
+    else if (arg == "--raw")
+      command.raw = true;
     else if (arg.consume_front("--check-seconds="))
       command.checkSeconds = arg.str();
     else if (arg.consume_front("--corrupt="))
@@ -354,6 +371,123 @@ static int tuningCache(const Command &command, llvm::StringRef dir,
   llvm::outs() << "choice " << TuneConfig{choice.defines, choice.waves}.str()
                << llvm::format(" (%.4f ms for ", choice.milliseconds)
                << choice.tunedOn << ") from " << stored->source << "\n";
+  return 0;
+}
+
+static int model(const Command &command) {
+  SmallVector<llvm::StringRef> files;
+  llvm::StringRef(command.file).split(files, ',');
+  struct Row {
+    double seconds;
+    std::string label, estimate;
+  };
+  std::vector<Row> rows;
+  GpuModel gpu = GpuModel::h100();
+  for (llvm::StringRef file : files) {
+    Command one = command;
+    one.file = file.str();
+    SmallVector<ArgSpec> specs;
+    SmallVector<KernelArg> args;
+    llvm::Expected<std::unique_ptr<KernelSource>> base = load(one, specs, args);
+    if (!base)
+      return fail(base.takeError());
+    llvm::Expected<GridSpec> grid = GridSpec::parse(command.grid);
+    if (!grid)
+      return fail(grid.takeError());
+    std::vector<std::optional<int64_t>> waves = {std::nullopt};
+    if (grid->persistent)
+      waves.assign(std::begin(kTunedWaves), std::end(kTunedWaves));
+    for (const TuneConfig &config :
+         enumerateSearchSpace((*base)->getParams())) {
+      KernelSource::Options options = one.sourceOptions;
+      llvm::append_range(options.defines, config.defines);
+      std::string errors;
+      llvm::raw_string_ostream errorStream(errors);
+      options.diagnostics = &errorStream;
+      llvm::Expected<std::unique_ptr<KernelSource>> source =
+          KernelSource::loadFile(file, options);
+      if (!source) {
+        llvm::consumeError(source.takeError());
+        continue;
+      }
+      if (!fitsLaunch(**source, args, /*registers=*/false, CompileOptions()))
+        continue;
+      for (std::optional<int64_t> wave : waves) {
+        GridSpec launch = *grid;
+        launch.waves = wave;
+        if (wave && *wave == GridSpec::kAllWaves && launch.cap == 0)
+          continue;
+        llvm::Expected<LaunchEstimate> estimate =
+            estimateLaunch(**source, args, launch, gpu, 4);
+        if (!estimate) {
+          llvm::consumeError(estimate.takeError());
+          continue;
+        }
+        TuneConfig labelled = config;
+        labelled.waves = wave;
+        std::string text = estimate->str();
+        if (command.raw) {
+          const ProgramCost &p = estimate->program;
+          text += llvm::formatv(
+              " | bytes {0} inflight {1} elements {2} flops {3} steps {4} "
+              "programs {5} blocks {6} threads {7} regs {8} exact {9} "
+              "pipelined {10} cluster {11} reductions {12}",
+              p.bytesLoaded + p.bytesStored, p.bytesInFlight, p.tileElements,
+              p.dotFlops, p.steps, estimate->programs, estimate->blocksPerSM,
+              estimate->threads, estimate->registers, p.exact ? 1 : 0,
+              estimate->pipelined ? 1 : 0,
+              TileDialect::getClusterSize((*source)->getKernel()),
+              p.clusterReductions);
+        }
+        rows.push_back(
+            {estimate->seconds,
+             llvm::sys::path::stem(file).str() + ": " + labelled.str(), text});
+      }
+    }
+  }
+  llvm::stable_sort(
+      rows, [](const Row &a, const Row &b) { return a.seconds < b.seconds; });
+  for (const Row &row : rows)
+    llvm::outs() << row.label << ": " << row.estimate << "\n";
+  return 0;
+}
+
+static int choose(const Command &command) {
+  SmallVector<llvm::StringRef> files;
+  llvm::StringRef(command.file).split(files, ',');
+  std::vector<std::unique_ptr<KernelSource>> sources;
+  SmallVector<const KernelSource *> variants;
+  SmallVector<ArgSpec> specs;
+  SmallVector<KernelArg> args;
+  for (llvm::StringRef file : files) {
+    Command one = command;
+    one.file = file.str();
+    specs.clear();
+    args.clear();
+    llvm::Expected<std::unique_ptr<KernelSource>> source =
+        load(one, specs, args);
+    if (!source)
+      return fail(source.takeError());
+    variants.push_back(source->get());
+    sources.push_back(std::move(*source));
+  }
+  llvm::Expected<GridSpec> grid = GridSpec::parse(command.grid);
+  if (!grid)
+    return fail(grid.takeError());
+  TuneOptions options;
+  options.source = command.sourceOptions;
+  options.run.target = Target::CUDA;
+  options.run.device = 1 << 20; // no such GPU: the H100's figures
+  std::optional<ModelChoice> choice =
+      chooseByModel(variants, args, options, *grid);
+  if (!choice) {
+    llvm::outs() << "no configuration admits the launch without spilling\n";
+    return 0;
+  }
+  llvm::outs() << llvm::sys::path::stem(
+                      variants[choice->variant]->getFileName())
+               << ": " << choice->config.str() << ": " << choice->estimate.str()
+               << "\n";
   return 0;
 }
 
@@ -594,7 +728,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if ((mode == "run" || mode == "cache-key" || mode == "space" ||
-       mode == "fit" || mode == "spills") &&
+       mode == "fit" || mode == "spills" || mode == "model" ||
+       mode == "choose") &&
       argc > 2) {
     Command command = parseCommand(argc, argv);
     if (mode == "space")
@@ -603,6 +738,10 @@ int main(int argc, char **argv) {
       return fit(command);
     if (mode == "spills")
       return checkSpills(command);
+    if (mode == "model")
+      return model(command);
+    if (mode == "choose")
+      return choose(command);
     return mode == "run" ? run(command) : cacheKey(command);
   }
   if (mode == "check-database" && argc > 2)

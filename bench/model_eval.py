@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""How well the cost model (include/tile/Runtime/CostModel.h) ranks the
+softmax kernels' configurations, against exhaustive measurements on the GPU.
+
+Runs on this machine (no GPU): for each shape of the exhaustive runs given
+(bench/tune_sweep.py exhaust: every configuration of the variants timed in
+one run), asks `tile-runner-test model` for the model's estimate of every
+configuration of the same variants at the same launch, joins the two by
+label, and prints per shape, as ratios to the fastest measured
+configuration:
+
+  model   the configuration the model ranks first (what a launch with no
+          tuning cache runs);
+  top K   the fastest measured among the model's K first (what a search
+          that times only those would find), for K = 8, 16, 32, 64, 128;
+  fitted  with --untuned, the configuration the defaults fitted to the
+          launch ran before the model (read from an untuned run of
+          bench/tune_sweep.py: its variant and fitted parameters, one wave).
+
+  python3 bench/model_eval.py EXHAUST.jsonl[.xz]... [--untuned UNTUNED.jsonl]
+                              [--tool PATH]
+
+A configuration measured but not modeled (a kernel's parameters changed
+since the run) is left out of both sides; the older cluster kernel, which
+had no MIN_BLOCKS_PER_SM, is matched at MIN_BLOCKS_PER_SM=1.
+"""
+
+import argparse
+import json
+import lzma
+import math
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOPS = (8, 16, 32, 64, 128)
+LINE = re.compile(r"^(\S+): (.*?): (spills .*|([0-9.]+) us .*)$")
+
+
+def kernels_for(n):
+    """The variants bench/tune_sweep.py gives a launch of N columns."""
+    return ["softmax_rows", "softmax", "online_softmax"] + (
+        ["softmax_cluster"] if n >= 16384 else [])
+
+
+def records(path):
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt") as lines:
+        for line in lines:
+            record = json.loads(line)
+            if record.get("phase") == "exhaust" and record.get("ok"):
+                yield record
+
+
+def estimates(tool, dtype, m, n):
+    """The model's estimate of each configuration, in microseconds
+    (infinite where it spills), by label."""
+    files = ",".join(os.path.join(ROOT, "examples", k + ".mlir")
+                     for k in kernels_for(n))
+    spec = "%s[%dx%d]" % (dtype, m, n)
+    command = [tool, "model", files, "-D", "DTYPE=" + dtype,
+               "--grid", "persistent:%d" % m, spec + "=zeros", spec + "=zeros",
+               "i32=%d" % n, "i32=%d" % n, "i32=%d" % m, "i32=%d" % n]
+    out = subprocess.run(command, capture_output=True, text=True,
+                         check=True).stdout
+    result = {}
+    for line in out.splitlines():
+        match = LINE.match(line)
+        if match:
+            us = float(match.group(4)) if match.group(4) else math.inf
+            result[match.group(1) + ": " + match.group(2)] = us
+    return result
+
+
+# The declared defaults of the variants, in declaration order, as the
+# untuned runs of bench/tune_sweep.py ran them before the model.
+DEFAULTS = {
+    "softmax_rows": [("ROWS", "4"), ("BLOCK_SIZE", "256"), ("NUM_STAGES", "2"),
+                     ("NUM_WARPS", "4")],
+    "softmax": [("BLOCK_SIZE", "1024"), ("NUM_STAGES", "2"), ("NUM_WARPS", "4")],
+    "online_softmax": [("BLOCK_SIZE", "4096"), ("NUM_STAGES", "2"),
+                       ("NUM_WARPS", "16")],
+}
+
+
+def fitted_labels(path):
+    """(dtype, M, N) -> the label of the configuration an untuned run ran."""
+    labels = {}
+    for line in open(path):
+        if not line.startswith("{"):
+            continue
+        record = json.loads(line)
+        if not record.get("ok"):
+            continue
+        variant = re.search(r"examples/(\w+)\.mlir", record["chosen"][0]).group(1)
+        values = dict(DEFAULTS[variant])
+        for note in record["chosen"][1:]:
+            found = re.search(r"running with (.*)$", note)
+            if found:
+                values.update(kv.split("=") for kv in found.group(1).split())
+        labels[(record["dtype"], record["M"], record["N"])] = (
+            variant + ": " + " ".join("%s=%s" % (k, values[k])
+                                      for k, _ in DEFAULTS[variant])
+            + " waves=1")
+    return labels
+
+
+def modeled_label(label, model):
+    if label in model:
+        return label
+    if label.startswith("softmax_cluster"):
+        if " waves=" in label:
+            other = label.replace(" waves=", " MIN_BLOCKS_PER_SM=1 waves=")
+        else:
+            other = label + " MIN_BLOCKS_PER_SM=1"
+        if other in model:
+            return other
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="+")
+    parser.add_argument("--untuned", default=None)
+    parser.add_argument("--tool", default=os.path.join(
+        ROOT, "build", "bin", "tile-runner-test"))
+    args = parser.parse_args()
+    fitted = fitted_labels(args.untuned) if args.untuned else {}
+    print("| dtype | M x N | configurations | fitted | model | "
+          + " | ".join("top %d" % k for k in TOPS) + " | model's choice |")
+    print("| --- | --- | ---: | ---: | ---: | " + " | ".join("---:" for _ in TOPS)
+          + " | --- |")
+    worst = {"fitted": [], "model": [], **{k: [] for k in TOPS}}
+    for path in args.results:
+        for record in records(path):
+            dtype, m, n = record["dtype"], record["M"], record["N"]
+            model = estimates(args.tool, dtype, m, n)
+            joined = []
+            for label, ms in record["times"].items():
+                modeled = modeled_label(label, model)
+                if modeled is not None:
+                    # Ties keep the label order: independent of the times.
+                    joined.append((model[modeled], modeled, ms))
+            if not joined:
+                continue
+            best = min(ms for _, _, ms in joined)
+            joined.sort(key=lambda row: (row[0], row[1]))
+            ratios = {"model": joined[0][2] / best}
+            label = fitted.get((dtype, m, n))
+            times = {modeled: ms for _, modeled, ms in joined}
+            if label in times:
+                ratios["fitted"] = times[label] / best
+            for k in TOPS:
+                ratios[k] = min(ms for _, _, ms in joined[:k]) / best
+            for key, value in ratios.items():
+                worst[key].append(value)
+            print("| %s | %d x %d | %d | %s | %.3f | %s | %s |" % (
+                dtype, m, n, len(joined),
+                "%.3f" % ratios["fitted"] if "fitted" in ratios else "-",
+                ratios["model"],
+                " | ".join("%.3f" % ratios[k] for k in TOPS), joined[0][1]))
+    print()
+    for key, values in worst.items():
+        if not values:
+            continue
+        geo = math.exp(sum(math.log(v) for v in values) / len(values))
+        within = sum(1 for v in values if v <= 1.02)
+        print("%-6s worst %.3f, geometric mean %.3f, within 2%% of the "
+              "fastest at %d of %d shapes" % (
+                  key if isinstance(key, str) else "top %d" % key,
+                  max(values), geo, within, len(values)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+//===- CostModel.h - How long a launch should take --------------*- C++ -*-===//
+//
+// A model of a launch's time on a GPU, from the kernel's IR and the launch
+// alone (nothing compiled, nothing run), for the choices a launch makes
+// before anyone tunes it (LaunchConfig) and the order in which the tuner
+// times configurations (Tuner). See docs/tuning.md, "The model".
+//
+// The kernel's first program is counted (tile/Analysis/ProgramCost.h): the
+// bytes it moves, the bytes its loads have in flight, its tile elements,
+// its dot FLOPs and its dependent steps. Its registers per thread come from
+// the register estimate (tile/Analysis/RegisterEstimate.h), and with its
+// threads they give the programs an SM holds. Then, for a grid of P
+// programs on S SMs, each holding B of them:
+//
+//   memory   = P x bytes / (bandwidth x min(1, in flight per SM /
+//              kBytesInFlightPerSM)), in flight per SM = the programs an SM
+//              runs at once x the bytes each has in flight; with fewer
+//              programs than SMs, each SM draws at most twice its share of
+//              the bandwidth;
+//   compute  = P x tile elements x kInstructionsPerElement / (S x 128
+//              lanes x clock), and the dots at the tensor cores' rate;
+//   latency  = (the program's steps x kStepSeconds, halved for a loop
+//              pipelined two stages deep or more, + its cluster reductions
+//              x the cluster's size x kClusterPeerSeconds) x the rounds of
+//              programs an SM runs one after the other;
+//   time     = kLaunchSeconds + the tail (the last round of programs, part
+//              full) x (memory^4 + compute^4 + latency^4)^(1/4): the
+//              largest of the three, the others breaking its ties.
+//
+// The constants were fitted to the exhaustive measurements of the softmax
+// kernels on the H100 (bench/model_eval.py); docs/tuning.md shows how well
+// the model ranks them.
+//
+// A configuration whose tiles cannot fit in registers by the estimate
+// spills: its time is infinite, so that it is never chosen over one that
+// fits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_COSTMODEL_H
+#define TILE_RUNTIME_COSTMODEL_H
+
+#include "tile/Analysis/ProgramCost.h"
+#include "tile/Runtime/Grid.h"
+#include "tile/Runtime/KernelSource.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+struct CudaDeviceInfo;
+
+/// What the model knows of a GPU.
+struct GpuModel {
+  int multiprocessors = 132;
+  int registersPerMultiprocessor = 65536;
+  int maxThreadsPerMultiprocessor = 2048;
+  int maxBlocksPerMultiprocessor = 32;
+  int64_t sharedMemoryPerMultiprocessor = 228 * 1024;
+  /// What a copy kernel reaches, in bytes per second.
+  double bandwidth = 2.95e12;
+  /// The SM clock, in Hz, and the dense f16 FLOPs per SM per clock of
+  /// mma.sync.
+  double clock = 1.755e9;
+  double mmaFlopsPerClock = 2048;
+
+  /// The H100 80GB HBM3 (sm_90), as measured: the default.
+  static GpuModel h100();
+  /// The GPU `info` describes: its SMs and limits from the driver, its
+  /// bandwidth and clock by chip (sm_90: the H100's; sm_80: the A100's).
+  static GpuModel fromDevice(const CudaDeviceInfo &info);
+};
+
+/// The model's constants (their origin: docs/tuning.md). The bytes an SM
+/// must have in flight to draw its share of the bandwidth (Little's law:
+/// about a microsecond of latency at 22 GB/s per SM, doubled for the time a
+/// program spends computing between its loads); the critical path of one
+/// dependent step (a load, reductions across warps, a store); a launch's
+/// fixed cost as CUDA events see it; instructions per element of each tile
+/// operation (address and predicate arithmetic included); the price of a
+/// cluster reduction per program of the cluster (a message to each peer
+/// through distributed shared memory and a barrier).
+inline constexpr double kBytesInFlightPerSM = 64 * 1024;
+inline constexpr double kStepSeconds = 1.5e-6;
+inline constexpr double kLaunchSeconds = 5e-6;
+inline constexpr double kInstructionsPerElement = 2.5;
+inline constexpr double kClusterPeerSeconds = 0.1e-6;
+
+/// The model's estimate of one launch.
+struct LaunchEstimate {
+  /// Infinite when the configuration spills by the register estimate.
+  double seconds = 0;
+  double memorySeconds = 0, computeSeconds = 0, latencySeconds = 0;
+  /// Registers per thread (the estimate, with the reserve), threads per
+  /// program, programs per SM, programs.
+  unsigned registers = 0, threads = 0, blocksPerSM = 0;
+  int64_t programs = 0;
+  bool spills = false;
+  /// A loop of the kernel is pipelined two stages deep or more.
+  bool pipelined = false;
+  ProgramCost program;
+
+  /// "12.3 us (memory 10.1, compute 2.0, latency 3.0; 40 regs, 8 blocks
+  /// per SM, 1056 programs)".
+  std::string str() const;
+};
+
+/// The estimate of a launch of `source`'s kernel with `args` on `grid` (a
+/// persistent grid sized by the estimated occupancy, times its waves) on
+/// `gpu`; `numWarps` for kernels that name none. An error when the grid
+/// cannot be resolved.
+llvm::Expected<LaunchEstimate>
+estimateLaunch(const KernelSource &source, llvm::ArrayRef<KernelArg> args,
+               const GridSpec &grid, const GpuModel &gpu, unsigned numWarps);
+
+} // namespace mlir::tile
+
+#endif // TILE_RUNTIME_COSTMODEL_H

@@ -1,0 +1,353 @@
+//===- ProgramCost.cpp - What one program of a launch does ----------------===//
+//
+// See tile/Analysis/ProgramCost.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Analysis/ProgramCost.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// An index tile equal to `start + i` along dimension `dim` (of `length`
+/// elements), whatever the other coordinates.
+struct Affine {
+  unsigned dim = 0;
+  int64_t start = 0;
+  int64_t length = 1;
+};
+
+/// The walk over the kernel: scalars evaluated, index tiles tracked, the
+/// counts accumulated.
+class Counter {
+public:
+  Counter(FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
+          std::array<int64_t, 3> grid)
+      : kernel(kernel), args(args), grid(grid) {}
+
+  ProgramCost run() {
+    walk(kernel.getBody().front(), /*weight=*/1, /*loop=*/nullptr);
+    for (auto &[loop, bytes] : loopLoads)
+      cost.bytesInFlight = std::max(cost.bytesInFlight, bytes);
+    cost.bytesInFlight = std::max(cost.bytesInFlight, topLevelLoads);
+    return cost;
+  }
+
+private:
+  /// The value of an integer scalar, where it can be evaluated.
+  std::optional<int64_t> scalar(Value value);
+  /// The tile `value` as `start + range`, where it is one.
+  std::optional<Affine> affine(Value value);
+  /// The fraction of `mask`'s lanes that are on (1 without a mask).
+  double fraction(Value mask);
+  /// The bytes of a load's or store's active lanes, in `loop` (or null).
+  double bytes(Value pointers, Value mask, Operation *loop);
+
+  void walk(Block &block, double weight, Operation *loop);
+  void visit(Operation &op, double weight, Operation *loop);
+
+  FuncOp kernel;
+  ArrayRef<std::optional<int64_t>> args;
+  std::array<int64_t, 3> grid;
+  ProgramCost cost;
+  /// Induction variables taken at another value than their first (while a
+  /// load's mask is averaged over its loop's iterations).
+  llvm::DenseMap<Value, int64_t> inductionValues;
+  /// Per loop, the bytes its loads ask for in one iteration (times its
+  /// stages); the loads outside any loop, together.
+  llvm::DenseMap<Operation *, double> loopLoads;
+  double topLevelLoads = 0;
+};
+} // namespace
+
+std::optional<int64_t> Counter::scalar(Value value) {
+  auto it = inductionValues.find(value);
+  if (it != inductionValues.end())
+    return it->second;
+  std::optional<int64_t> result;
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (owner == kernel.getOperation() && argument.getArgNumber() < args.size())
+      result = args[argument.getArgNumber()];
+    else if (auto loop = dyn_cast<scf::ForOp>(owner);
+             loop && argument == loop.getInductionVar())
+      result = scalar(loop.getLowerBound());
+  } else {
+    Operation *op = value.getDefiningOp();
+    APInt constant;
+    auto binary = [&](auto fn) -> std::optional<int64_t> {
+      std::optional<int64_t> a = scalar(op->getOperand(0));
+      std::optional<int64_t> b = scalar(op->getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      return fn(*a, *b);
+    };
+    auto divide = [](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (b == 0)
+        return std::nullopt;
+      return a / b;
+    };
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      result = constant.getSExtValue();
+    else if (isa<arith::AddIOp>(op))
+      result = binary([](int64_t a, int64_t b) { return a + b; });
+    else if (isa<arith::SubIOp>(op))
+      result = binary([](int64_t a, int64_t b) { return a - b; });
+    else if (isa<arith::MulIOp>(op))
+      result = binary([](int64_t a, int64_t b) { return a * b; });
+    else if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(op))
+      result = binary(divide);
+    else if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
+      result = binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+        if (b == 0)
+          return std::nullopt;
+        return a / b + (a % b != 0 && (a < 0) == (b < 0));
+      });
+    else if (isa<arith::RemSIOp, arith::RemUIOp>(op))
+      result = binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
+        if (b == 0)
+          return std::nullopt;
+        return a % b;
+      });
+    else if (isa<arith::MinSIOp, arith::MinUIOp>(op))
+      result = binary([](int64_t a, int64_t b) { return std::min(a, b); });
+    else if (isa<arith::MaxSIOp, arith::MaxUIOp>(op))
+      result = binary([](int64_t a, int64_t b) { return std::max(a, b); });
+    else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                 arith::ExtUIOp, arith::TruncIOp>(op))
+      result = scalar(op->getOperand(0));
+    else if (isa<ProgramIdOp, ClusterRankOp, ClusterIdOp>(op))
+      result = 0;
+    else if (auto num = dyn_cast<NumProgramsOp>(op))
+      result = grid[static_cast<unsigned>(num.getAxis())];
+    else if (isa<NumClustersOp>(op))
+      result =
+          grid[0] / std::max<int64_t>(1, TileDialect::getClusterSize(kernel));
+  }
+  return result;
+}
+
+std::optional<Affine> Counter::affine(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto range = dyn_cast<RangeOp>(op))
+    return Affine{0, range.getStart(), range.getEnd() - range.getStart()};
+  if (auto add = dyn_cast<arith::AddIOp>(op)) {
+    for (unsigned i = 0; i < 2; ++i) {
+      std::optional<Affine> tile = affine(add->getOperand(i));
+      auto splat = add->getOperand(1 - i).getDefiningOp<SplatOp>();
+      std::optional<int64_t> offset =
+          splat ? scalar(splat.getSrc()) : std::nullopt;
+      if (tile && offset) {
+        tile->start += *offset;
+        return tile;
+      }
+    }
+    return std::nullopt;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    std::optional<Affine> tile = affine(expand.getSrc());
+    if (tile && static_cast<int64_t>(tile->dim) >= expand.getAxis())
+      ++tile->dim;
+    return tile;
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op))
+    return affine(broadcast.getSrc());
+  return std::nullopt;
+}
+
+double Counter::fraction(Value mask) {
+  if (!mask)
+    return 1;
+  Operation *op = mask.getDefiningOp();
+  if (auto andOp = dyn_cast_or_null<arith::AndIOp>(op)) {
+    // Masks along different dimensions, as a product; along the same one
+    // the smaller (one contains the other in the kernels seen).
+    std::optional<Affine> a, b;
+    if (auto cmp = andOp.getLhs().getDefiningOp<arith::CmpIOp>())
+      a = affine(cmp.getLhs());
+    if (auto cmp = andOp.getRhs().getDefiningOp<arith::CmpIOp>())
+      b = affine(cmp.getLhs());
+    double fa = fraction(andOp.getLhs()), fb = fraction(andOp.getRhs());
+    if (a && b && a->dim == b->dim)
+      return std::min(fa, fb);
+    return fa * fb;
+  }
+  if (isa_and_nonnull<BroadcastOp, ExpandDimsOp>(op))
+    return fraction(op->getOperand(0));
+  auto cmp = dyn_cast_or_null<arith::CmpIOp>(op);
+  if (!cmp) {
+    cost.exact = false;
+    return 1;
+  }
+  // start + i <pred> bound, with the tile on the left (or swapped).
+  Value tileSide = cmp.getLhs(), boundSide = cmp.getRhs();
+  arith::CmpIPredicate predicate = cmp.getPredicate();
+  if (!affine(tileSide)) {
+    // bound > start + i is start + i < bound, and so on.
+    std::swap(tileSide, boundSide);
+    switch (predicate) {
+    case arith::CmpIPredicate::sgt:
+      predicate = arith::CmpIPredicate::slt;
+      break;
+    case arith::CmpIPredicate::sge:
+      predicate = arith::CmpIPredicate::sle;
+      break;
+    case arith::CmpIPredicate::ugt:
+      predicate = arith::CmpIPredicate::ult;
+      break;
+    case arith::CmpIPredicate::uge:
+      predicate = arith::CmpIPredicate::ule;
+      break;
+    case arith::CmpIPredicate::eq:
+    case arith::CmpIPredicate::ne:
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+    case arith::CmpIPredicate::ult:
+    case arith::CmpIPredicate::ule:
+      cost.exact = false;
+      return 1;
+    }
+  }
+  std::optional<Affine> tile = affine(tileSide);
+  auto splat = boundSide.getDefiningOp<SplatOp>();
+  std::optional<int64_t> bound = splat ? scalar(splat.getSrc()) : std::nullopt;
+  if (!tile || !bound) {
+    cost.exact = false;
+    return 1;
+  }
+  int64_t limit = 0;
+  switch (predicate) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    limit = *bound;
+    break;
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ule:
+    limit = *bound + 1;
+    break;
+  case arith::CmpIPredicate::eq:
+  case arith::CmpIPredicate::ne:
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::ugt:
+  case arith::CmpIPredicate::uge:
+    cost.exact = false;
+    return 1;
+  }
+  int64_t on = std::clamp<int64_t>(limit - tile->start, 0, tile->length);
+  return static_cast<double>(on) / static_cast<double>(tile->length);
+}
+
+double Counter::bytes(Value pointers, Value mask, Operation *loop) {
+  auto type = dyn_cast<RankedTensorType>(pointers.getType());
+  Type pointer = type ? type.getElementType() : pointers.getType();
+  Type element = cast<PointerType>(pointer).getPointeeType();
+  double size = std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8);
+  double elements = type ? static_cast<double>(type.getNumElements()) : 1;
+  // In a loop, the mask's fraction averaged over the loop's iterations (64
+  // of them, evenly spread, for a longer loop): the last block of a row is
+  // the one partly masked, whichever iteration reaches it.
+  auto forOp = dyn_cast_or_null<scf::ForOp>(loop);
+  std::optional<int64_t> lower, step;
+  double trips = 0;
+  if (forOp && mask) {
+    lower = scalar(forOp.getLowerBound());
+    step = scalar(forOp.getStep());
+    std::optional<int64_t> upper = scalar(forOp.getUpperBound());
+    if (lower && step && upper && *step > 0 && *upper > *lower)
+      trips = static_cast<double>((*upper - *lower + *step - 1) / *step);
+  }
+  if (trips <= 1)
+    return elements * size * fraction(mask);
+  int64_t samples = std::min<int64_t>(64, static_cast<int64_t>(trips));
+  double sum = 0;
+  for (int64_t k = 0; k < samples; ++k) {
+    int64_t iteration = static_cast<int64_t>(k * (trips - 1) /
+                                             std::max<int64_t>(1, samples - 1));
+    inductionValues[forOp.getInductionVar()] = *lower + iteration * *step;
+    sum += fraction(mask);
+  }
+  inductionValues.erase(forOp.getInductionVar());
+  return elements * size * sum / static_cast<double>(samples);
+}
+
+void Counter::walk(Block &block, double weight, Operation *loop) {
+  for (Operation &op : block)
+    visit(op, weight, loop);
+}
+
+void Counter::visit(Operation &op, double weight, Operation *loop) {
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lower = scalar(forOp.getLowerBound());
+    std::optional<int64_t> upper = scalar(forOp.getUpperBound());
+    std::optional<int64_t> step = scalar(forOp.getStep());
+    double trips = 1;
+    if (lower && upper && step && *step > 0)
+      trips = *upper > *lower
+                  ? static_cast<double>((*upper - *lower + *step - 1) / *step)
+                  : 0;
+    else
+      cost.exact = false;
+    if (trips == 0)
+      return;
+    walk(*forOp.getBody(), weight * trips, &op);
+    if (auto stages =
+            op.getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
+        stages && loopLoads.count(&op))
+      loopLoads[&op] *= std::max<int64_t>(1, stages.getInt());
+    return;
+  }
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    double moved = bytes(load.getPtr(), load.getMask(), loop);
+    cost.bytesLoaded += moved * weight;
+    if (loop) {
+      loopLoads[loop] += moved;
+      cost.steps = std::max(cost.steps, weight);
+    } else {
+      topLevelLoads += moved;
+    }
+    return;
+  }
+  if (auto store = dyn_cast<StoreOp>(op)) {
+    cost.bytesStored += bytes(store.getPtr(), store.getMask(), loop) * weight;
+    return;
+  }
+  if (auto dot = dyn_cast<DotOp>(op)) {
+    // The tensor cores' work: its accumulator is theirs too.
+    auto a = cast<RankedTensorType>(dot.getA().getType());
+    auto b = cast<RankedTensorType>(dot.getB().getType());
+    cost.dotFlops +=
+        2.0 * a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) * weight;
+    return;
+  }
+  if (isa<ClusterReduceOp>(op))
+    cost.clusterReductions += weight;
+  for (Type type : op.getResultTypes())
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && isa<FloatType>(tensor.getElementType()))
+      cost.tileElements +=
+          static_cast<double>(tensor.getNumElements()) * weight;
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      walk(block, weight, loop);
+}
+
+ProgramCost
+mlir::tile::estimateProgramCost(FuncOp kernel,
+                                ArrayRef<std::optional<int64_t>> args,
+                                std::array<int64_t, 3> grid) {
+  if (kernel.getBody().empty())
+    return ProgramCost();
+  return Counter(kernel, args, grid).run();
+}
