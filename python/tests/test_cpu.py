@@ -281,6 +281,9 @@ def test_tune_needs_a_gpu(softmax):
         softmax.tune("persistent", x, x, 8, 8, 2, 8)
     with pytest.raises(tile.ArgumentError, match=r"one grid"):
         softmax.tune(lambda meta: (2,), x, x, 8, 8, 2, 8)
+    for top in (-1, 1.5, True, 2**32):
+        with pytest.raises(tile.ArgumentError, match=r"top is a count of configurations"):
+            softmax.tune("persistent", x, x, 8, 8, 2, 8, top=top)
 
 
 def test_kernel_file_that_does_not_parse(tmp_path):
