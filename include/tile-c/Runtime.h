@@ -56,7 +56,7 @@ extern "C" {
 #endif
 
 /* The version of this API: a change that breaks a caller increments it. */
-#define TILE_C_API_VERSION 1
+#define TILE_C_API_VERSION 2
 
 /*===----------------------------------------------------------------------===
  * Status, errors and types
@@ -247,9 +247,10 @@ typedef struct tile_function tile_function;
 typedef enum tile_tuning {
   /* The tuning cache's choice for the launch's shape bucket where it has
    * one, else an imported or shipped tuning database's (-D set by hand wins
-   * over either), else the defaults fitted to the launch. */
+   * over either), else as TILE_TUNING_DEFAULTS. */
   TILE_TUNING_CACHE = 0,
-  /* The defaults and -D, fitted to the launch. */
+  /* No stored choice: on the CUDA target the cost model's choice
+   * (docs/tuning.md), on the CPU the defaults and -D fitted to the launch. */
   TILE_TUNING_DEFAULTS = 1,
   /* Tune now: time every configuration on the GPU (on copies of the
    * arguments), check the fastest against the interpreter, store it in the

@@ -11,8 +11,10 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -62,6 +64,8 @@ private:
   /// Induction variables taken at another value than their first (while a
   /// load's mask is averaged over its loop's iterations).
   llvm::DenseMap<Value, int64_t> inductionValues;
+  /// Scalars evaluated so far (with no induction variable moved).
+  llvm::DenseMap<Value, std::optional<int64_t>> scalars;
   /// Per loop, the bytes its loads ask for in one iteration (times its
   /// stages); the loads outside any loop, together.
   llvm::DenseMap<Operation *, double> loopLoads;
@@ -73,6 +77,9 @@ std::optional<int64_t> Counter::scalar(Value value) {
   auto it = inductionValues.find(value);
   if (it != inductionValues.end())
     return it->second;
+  auto cached = scalars.find(value);
+  if (cached != scalars.end())
+    return cached->second;
   std::optional<int64_t> result;
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     Operation *owner = argument.getOwner()->getParentOp();
@@ -91,30 +98,37 @@ std::optional<int64_t> Counter::scalar(Value value) {
         return std::nullopt;
       return fn(*a, *b);
     };
-    auto divide = [](int64_t a, int64_t b) -> std::optional<int64_t> {
-      if (b == 0)
-        return std::nullopt;
-      return a / b;
+    // Division and remainder where they are defined (not by 0, and not
+    // INT64_MIN by -1).
+    auto divisible = [](int64_t a, int64_t b) {
+      return b != 0 && !(b == -1 && a == std::numeric_limits<int64_t>::min());
     };
     if (matchPattern(value, m_ConstantInt(&constant)))
       result = constant.getSExtValue();
     else if (isa<arith::AddIOp>(op))
-      result = binary([](int64_t a, int64_t b) { return a + b; });
+      result =
+          binary([](int64_t a, int64_t b) { return llvm::checkedAdd(a, b); });
     else if (isa<arith::SubIOp>(op))
-      result = binary([](int64_t a, int64_t b) { return a - b; });
+      result =
+          binary([](int64_t a, int64_t b) { return llvm::checkedSub(a, b); });
     else if (isa<arith::MulIOp>(op))
-      result = binary([](int64_t a, int64_t b) { return a * b; });
+      result =
+          binary([](int64_t a, int64_t b) { return llvm::checkedMul(a, b); });
     else if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(op))
-      result = binary(divide);
+      result = binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+        if (!divisible(a, b))
+          return std::nullopt;
+        return a / b;
+      });
     else if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
       result = binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
-        if (b == 0)
+        if (!divisible(a, b))
           return std::nullopt;
         return a / b + (a % b != 0 && (a < 0) == (b < 0));
       });
     else if (isa<arith::RemSIOp, arith::RemUIOp>(op))
-      result = binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
-        if (b == 0)
+      result = binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+        if (!divisible(a, b))
           return std::nullopt;
         return a % b;
       });
@@ -133,7 +147,23 @@ std::optional<int64_t> Counter::scalar(Value value) {
       result =
           grid[0] / std::max<int64_t>(1, TileDialect::getClusterSize(kernel));
   }
+  scalars[value] = result;
   return result;
+}
+
+/// The iterations of a loop from `lower` to `upper` by `step`, where they
+/// can be counted (a positive step, no overflow).
+static std::optional<double> countTrips(std::optional<int64_t> lower,
+                                        std::optional<int64_t> upper,
+                                        std::optional<int64_t> step) {
+  if (!lower || !upper || !step || *step <= 0)
+    return std::nullopt;
+  if (*upper <= *lower)
+    return 0.0;
+  std::optional<int64_t> span = llvm::checkedSub(*upper, *lower);
+  if (!span)
+    return std::nullopt;
+  return static_cast<double>(*span / *step + (*span % *step != 0));
 }
 
 std::optional<Affine> Counter::affine(Value value) {
@@ -141,15 +171,20 @@ std::optional<Affine> Counter::affine(Value value) {
   if (!op)
     return std::nullopt;
   if (auto range = dyn_cast<RangeOp>(op))
-    return Affine{0, range.getStart(), range.getEnd() - range.getStart()};
+    return Affine{0, static_cast<int32_t>(range.getStart()),
+                  int64_t(static_cast<int32_t>(range.getEnd())) -
+                      static_cast<int32_t>(range.getStart())};
   if (auto add = dyn_cast<arith::AddIOp>(op)) {
     for (unsigned i = 0; i < 2; ++i) {
       std::optional<Affine> tile = affine(add->getOperand(i));
       auto splat = add->getOperand(1 - i).getDefiningOp<SplatOp>();
       std::optional<int64_t> offset =
           splat ? scalar(splat.getSrc()) : std::nullopt;
-      if (tile && offset) {
-        tile->start += *offset;
+      std::optional<int64_t> start =
+          tile && offset ? llvm::checkedAdd(tile->start, *offset)
+                         : std::nullopt;
+      if (start) {
+        tile->start = *start;
         return tile;
       }
     }
@@ -234,7 +269,7 @@ double Counter::fraction(Value mask) {
     break;
   case arith::CmpIPredicate::sle:
   case arith::CmpIPredicate::ule:
-    limit = *bound + 1;
+    limit = *bound == std::numeric_limits<int64_t>::max() ? *bound : *bound + 1;
     break;
   case arith::CmpIPredicate::eq:
   case arith::CmpIPredicate::ne:
@@ -245,7 +280,9 @@ double Counter::fraction(Value mask) {
     cost.exact = false;
     return 1;
   }
-  int64_t on = std::clamp<int64_t>(limit - tile->start, 0, tile->length);
+  std::optional<int64_t> span = llvm::checkedSub(limit, tile->start);
+  int64_t on = span ? std::clamp<int64_t>(*span, 0, tile->length)
+                    : (limit > tile->start ? tile->length : 0);
   return static_cast<double>(on) / static_cast<double>(tile->length);
 }
 
@@ -264,21 +301,26 @@ double Counter::bytes(Value pointers, Value mask, Operation *loop) {
   if (forOp && mask) {
     lower = scalar(forOp.getLowerBound());
     step = scalar(forOp.getStep());
-    std::optional<int64_t> upper = scalar(forOp.getUpperBound());
-    if (lower && step && upper && *step > 0 && *upper > *lower)
-      trips = static_cast<double>((*upper - *lower + *step - 1) / *step);
+    trips = countTrips(lower, scalar(forOp.getUpperBound()), step).value_or(0);
   }
   if (trips <= 1)
     return elements * size * fraction(mask);
   int64_t samples = std::min<int64_t>(64, static_cast<int64_t>(trips));
   double sum = 0;
+  // The values computed from the induction variable change with it.
+  llvm::DenseMap<Value, std::optional<int64_t>> saved = std::move(scalars);
   for (int64_t k = 0; k < samples; ++k) {
     int64_t iteration = static_cast<int64_t>(k * (trips - 1) /
                                              std::max<int64_t>(1, samples - 1));
-    inductionValues[forOp.getInductionVar()] = *lower + iteration * *step;
+    scalars.clear();
+    std::optional<int64_t> offset = llvm::checkedMul(iteration, *step);
+    std::optional<int64_t> value =
+        offset ? llvm::checkedAdd(*lower, *offset) : std::nullopt;
+    inductionValues[forOp.getInductionVar()] = value.value_or(*lower);
     sum += fraction(mask);
   }
   inductionValues.erase(forOp.getInductionVar());
+  scalars = std::move(saved);
   return elements * size * sum / static_cast<double>(samples);
 }
 
@@ -289,16 +331,12 @@ void Counter::walk(Block &block, double weight, Operation *loop) {
 
 void Counter::visit(Operation &op, double weight, Operation *loop) {
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    std::optional<int64_t> lower = scalar(forOp.getLowerBound());
-    std::optional<int64_t> upper = scalar(forOp.getUpperBound());
-    std::optional<int64_t> step = scalar(forOp.getStep());
-    double trips = 1;
-    if (lower && upper && step && *step > 0)
-      trips = *upper > *lower
-                  ? static_cast<double>((*upper - *lower + *step - 1) / *step)
-                  : 0;
-    else
+    std::optional<double> counted =
+        countTrips(scalar(forOp.getLowerBound()), scalar(forOp.getUpperBound()),
+                   scalar(forOp.getStep()));
+    if (!counted)
       cost.exact = false;
+    double trips = counted.value_or(1);
     if (trips == 0)
       return;
     walk(*forOp.getBody(), weight * trips, &op);

@@ -10,8 +10,6 @@
 
 #include "Internal.h"
 
-#include "tile/Runtime/TuningDatabase.h"
-
 #include "tile/Runtime/Check.h"
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
@@ -39,31 +37,39 @@ tile_prepare_options tile_prepare_options_default(void) {
 /// tile_tuning_export and tile_tuning_import: `run` over the cache
 /// directory, its report kept for the caller.
 static tile_status
-moveTuning(const char *cacheDir, const char *path, const char **report,
+moveTuning(const char *what, const char *cacheDir, const char *path,
+           const char **report,
            llvm::function_ref<llvm::Error(llvm::StringRef, llvm::StringRef,
                                           llvm::raw_ostream &)>
                run) {
   static thread_local std::string text;
-  if (!path)
-    return fail(TILE_ERROR_INVALID_CALL, "no path given");
-  text.clear();
-  llvm::raw_string_ostream os(text);
-  if (llvm::Error err =
-          run(cacheDir ? cacheDir : getDefaultCacheDir(), path, os))
-    return fail(TILE_ERROR_INVALID_CALL, llvm::toString(std::move(err)));
   if (report)
-    *report = text.c_str();
-  return succeed();
+    *report = nullptr;
+  if (!path)
+    return fail(TILE_ERROR_INVALID_CALL, llvm::Twine(what) + ": no path");
+  return guard([&]() -> tile_status {
+    text.clear();
+    llvm::raw_string_ostream os(text);
+    if (llvm::Error err =
+            run(cacheDir ? cacheDir : getDefaultCacheDir(), path, os))
+      return fail(TILE_ERROR_INVALID_CALL,
+                  llvm::Twine(what) + ": " + llvm::toString(std::move(err)));
+    if (report)
+      *report = text.c_str();
+    return succeed();
+  });
 }
 
 tile_status tile_tuning_export(const char *cache_dir, const char *path,
                                const char **report) {
-  return moveTuning(cache_dir, path, report, exportTuning);
+  return moveTuning("tile_tuning_export", cache_dir, path, report,
+                    exportTuning);
 }
 
 tile_status tile_tuning_import(const char *cache_dir, const char *path,
                                const char **report) {
-  return moveTuning(cache_dir, path, report, importTuning);
+  return moveTuning("tile_tuning_import", cache_dir, path, report,
+                    importTuning);
 }
 
 /// The key of the launches a prepared function serves: what decides its
@@ -398,6 +404,9 @@ tile_status tile_kernel_compile(tile_kernel *kernel, const char *chip,
       tuning.source = kernel->options;
       tuning.run.target = Target::CUDA;
       tuning.run.compile = compile;
+      // Compiling needs no GPU: the defaults fitted, not the model's choice
+      // (which would ask the machine's GPU for its figures).
+      tuning.model = false;
       llvm::Expected<std::unique_ptr<KernelSource>> copy =
           KernelSource::loadString(base.getText(), base.getFileName(),
                                    kernel->options);

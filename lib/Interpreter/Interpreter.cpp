@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -80,6 +81,12 @@ static LogicalResult checkLaunch(FuncOp kernel, ArrayRef<int64_t> grid,
              << "xyz"[axis] << " is out of range; expected 1 to 2147483647";
     gridSize[axis] = static_cast<int32_t>(size);
   }
+  int64_t programs = 1;
+  for (int32_t size : gridSize)
+    if (llvm::MulOverflow(programs, int64_t(size), programs))
+      return kernel.emitError("a grid of ")
+             << gridSize[0] << " x " << gridSize[1] << " x " << gridSize[2]
+             << " programs is more than the interpreter can count";
   int64_t clusterSize = TileDialect::getClusterSize(kernel);
   if (gridSize[0] % clusterSize)
     return kernel.emitError("@")

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -141,7 +142,12 @@ mlir::tile::estimateLaunch(const KernelSource &source,
     for (auto [axis, size] : llvm::enumerate(*resolved))
       sizes[axis] = size;
   }
-  estimate.programs = sizes[0] * sizes[1] * sizes[2];
+  estimate.programs = 1;
+  for (int64_t size : sizes)
+    if (size < 1 ||
+        llvm::MulOverflow(estimate.programs, size, estimate.programs))
+      return llvm::createStringError("the grid " + formatGrid(sizes) +
+                                     " has no count of programs");
   if (estimate.spills) {
     estimate.seconds = std::numeric_limits<double>::infinity();
     return estimate;

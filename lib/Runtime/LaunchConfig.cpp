@@ -353,7 +353,7 @@ mlir::tile::loadTunedKernel(std::vector<std::unique_ptr<KernelSource>> bases,
   case TuningMode::IgnoreCache: {
     // On a GPU, the cost model's choice (for the grid of the run, or
     // without one, the tuner's).
-    if (options.run.target == Target::CUDA)
+    if (options.run.target == Target::CUDA && options.model)
       if (std::optional<ModelChoice> choice = chooseByModel(
               variants, args, options, grid ? *grid : options.run.grid)) {
         const KernelSource &base = *variants[choice->variant];

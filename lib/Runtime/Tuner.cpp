@@ -267,7 +267,7 @@ static void pruneDominated(std::vector<Candidate> &candidates) {
 /// "argument 0: 12 of 1048576 elements differ" from a failed check.
 static std::string describeMismatch(const CheckReport &report) {
   for (const CheckReport::Entry &entry : report.entries) {
-    if (entry.comparison && entry.comparison->passed())
+    if (entry.skipped || (entry.comparison && entry.comparison->passed()))
       continue;
     if (!entry.comparison)
       return "argument " + std::to_string(entry.index) + ": " + entry.error;
@@ -277,6 +277,9 @@ static std::string describeMismatch(const CheckReport &report) {
                          entry.comparison->elements)
         .str();
   }
+  if (llvm::all_of(report.entries,
+                   [](const CheckReport::Entry &e) { return e.skipped; }))
+    return "the check's programs stored nothing: nothing was compared";
   return "the results differ from the interpreter's";
 }
 

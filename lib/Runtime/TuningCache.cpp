@@ -262,7 +262,7 @@ llvm::Error mlir::tile::checkTuningRecord(const TuningRecord &record) {
           return llvm::isDigit(c) || (c >= 'a' && c <= 'f');
         }))
       return fail("text digest '" + digest + "'");
-    if (!isIdentifier(record.kernelNames[i]))
+    if (!isWord(record.kernelNames[i]))
       return fail("kernel name '" + record.kernelNames[i] + "'");
     if (!isWord(record.fileNames[i]))
       return fail("file name '" + record.fileNames[i] + "'");

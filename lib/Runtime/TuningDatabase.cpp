@@ -85,7 +85,8 @@ parseRecord(llvm::StringRef key, llvm::ArrayRef<llvm::StringRef> lines) {
       return fail("unknown line '" + name + "'");
     }
   }
-  for (llvm::StringRef required : {"gpu", "shapes", "variant", "time"})
+  for (llvm::StringRef required :
+       {"gpu", "shapes", "variant", "choice", "time"})
     if (!seen.contains(required))
       return fail("no '" + required + "' line");
   if (record.kernelNames.empty())
@@ -269,31 +270,37 @@ lookupRecord(const TuningDatabase &database, const TuningKey &key,
   return record->choice;
 }
 
-/// The shipped databases, parsed once; each file's unusable records are
-/// reported once per process (a test checks there are none).
-static llvm::ArrayRef<std::pair<std::string, TuningDatabase>>
-getParsedShippedDatabases(llvm::raw_ostream &warnings) {
-  static std::vector<std::pair<std::string, TuningDatabase>> parsed = [&] {
-    std::vector<std::pair<std::string, TuningDatabase>> result;
+namespace {
+/// A shipped database, parsed: its records, and what it left out.
+struct ParsedDatabase {
+  std::string name;
+  std::optional<TuningDatabase> database;
+  std::string problem;
+};
+} // namespace
+
+/// The shipped databases, parsed once per process.
+static llvm::ArrayRef<ParsedDatabase> getParsedShippedDatabases() {
+  static const std::vector<ParsedDatabase> parsed = [] {
+    std::vector<ParsedDatabase> result;
     for (const ShippedDatabase &shipped : getShippedDatabases()) {
+      ParsedDatabase entry;
+      entry.name = shipped.name.str();
       std::vector<std::string> ignored;
       llvm::Expected<TuningDatabase> database =
           TuningDatabase::parse(shipped.text, ignored);
       if (!database) {
-        llvm::WithColor::warning(warnings, "tile")
-            << "the shipped tuning database " << shipped.name << ": "
-            << toString(database.takeError()) << "\n";
-        continue;
+        entry.problem = toString(database.takeError());
+      } else {
+        entry.database = std::move(*database);
+        if (!ignored.empty())
+          entry.problem =
+              "ignoring " + ignored.front() +
+              (ignored.size() > 1
+                   ? " (and " + std::to_string(ignored.size() - 1) + " more)"
+                   : "");
       }
-      if (!ignored.empty())
-        llvm::WithColor::warning(warnings, "tile")
-            << "the shipped tuning database " << shipped.name << ": ignoring "
-            << ignored.front()
-            << (ignored.size() > 1
-                    ? " (and " + std::to_string(ignored.size() - 1) + " more)"
-                    : "")
-            << "\n";
-      result.push_back({shipped.name.str(), std::move(*database)});
+      result.push_back(std::move(entry));
     }
     return result;
   }();
@@ -332,11 +339,21 @@ mlir::tile::lookupStoredChoice(llvm::StringRef cacheDir, const TuningKey &key,
         return StoredChoice{*choice, "the imported tuning database"};
     }
   }
-  for (auto &[name, database] : getParsedShippedDatabases(warnings))
-    if (std::optional<TuningChoice> choice = lookupRecord(
-            database, key, variants, "the shipped " + name, warnings))
+  // A shipped database that lost records says so at each lookup (a test
+  // checks that none does).
+  for (const ParsedDatabase &shipped : getParsedShippedDatabases()) {
+    if (!shipped.problem.empty())
+      llvm::WithColor::warning(warnings, "tile")
+          << "the shipped tuning database " << shipped.name << ": "
+          << escapeForDiagnostic(shipped.problem) << "\n";
+    if (!shipped.database)
+      continue;
+    if (std::optional<TuningChoice> choice =
+            lookupRecord(*shipped.database, key, variants,
+                         "the shipped " + shipped.name, warnings))
       return StoredChoice{*choice,
-                          "the shipped tuning database (" + name + ")"};
+                          "the shipped tuning database (" + shipped.name + ")"};
+  }
   return std::nullopt;
 }
 
@@ -426,7 +443,11 @@ llvm::Error mlir::tile::importTuning(llvm::StringRef cacheDir,
     if (old)
       merged = std::move(*old);
     else
-      llvm::consumeError(old.takeError());
+      os << "tune-import: replacing " << target << " ("
+         << escapeForDiagnostic(toString(old.takeError())) << ")\n";
+    if (old && !dropped.empty())
+      os << "tune-import: dropping " << dropped.size() << " corrupt records of "
+         << target << "\n";
   }
   for (const TuningRecord &record : imported->getRecords())
     merged.add(record);

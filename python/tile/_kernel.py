@@ -155,15 +155,16 @@ def load(path, *variants, **kwargs):
 
         softmax = tile.load("examples/softmax.mlir", BLOCK_SIZE=1024)
 
-    More files are variants of the same launch (the tuning cache or the
-    tuner chooses between them; without either, the first that fits the
-    launch runs). Options: kernel= (the kernel's name in a file of
+    More files are variants of the same launch (a stored choice, the tuner
+    or, on a GPU, the cost model chooses between them; on the CPU without a
+    stored choice, the first that fits the launch runs). Options: kernel= (the kernel's name in a file of
     several), target= ("cuda" or "cpu"; default: where the arguments are),
     tuning= ("cache": the tuning cache's choice where it has one, else an
-    imported or shipped tuning database's, else the defaults fitted to the
-    launch; "defaults": fitted defaults; "auto": tune a launch that has no
-    stored choice), tuning_databases= (False: look up choices in the tuning
-    cache only, not in the tuning databases), num_warps= (for kernels
+    imported or shipped tuning database's, else on a GPU the cost model's
+    choice and on the CPU the defaults fitted to the launch; "defaults": no
+    stored choice; "auto": tune a launch that has no stored choice),
+    tuning_databases= (False: look up choices in the tuning cache only,
+    not in the tuning databases), num_warps= (for kernels
     without tile.num_warps), device= (the GPU of launches with no CUDA
     tensor), cache_dir= (the compile and tuning caches), verbose= (print the
     library's notes, such as the meta-parameters chosen, to stderr),

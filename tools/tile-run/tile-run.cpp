@@ -161,8 +161,9 @@ static cl::opt<bool> tuneAll("tune-all",
                              cl::cat(cudaCategory));
 static cl::opt<bool> noTuningCache(
     "no-tuning-cache",
-    cl::desc("Run with the defaults and -D, not a stored tuned choice (the "
-             "tuning cache's or a tuning database's)"),
+    cl::desc("Run the cost model's choice (on the CPU, the defaults fitted "
+             "to the launch), not a stored tuned choice (the tuning cache's "
+             "or a tuning database's)"),
     cl::cat(cudaCategory));
 static cl::opt<unsigned> tuneTop(
     "tune-top",
@@ -311,6 +312,8 @@ int main(int argc, char **argv) {
     return devices ? 0 : fail(devices.takeError());
   }
   if (!tuneExport.empty() || !tuneImport.empty()) {
+    if (!tuneExport.empty() && !tuneImport.empty())
+      return fail("--tune-export and --tune-import are two runs of tile-run");
     if (!inputFilenames.empty())
       return fail("--tune-export and --tune-import take no kernel file");
     std::string cacheDir = noCache ? "" : getDefaultCacheDir();

@@ -100,8 +100,6 @@ struct RunResult {
   double seconds = 0;
 };
 
-/// "@softmax ran on <where>: grid 1823 (1823 programs) in 0.050 s", or on a
-/// GPU "...: grid 264 (persistent: ...), 512 threads per block, in 0.1 ms".
 /// The sizes of an explicit grid for a launch of `source` with `args`: an
 /// expression sees the kernel's integer meta-parameters (BLOCK_M) and
 /// integer arguments (M, by the name the kernel file gives them).
@@ -109,6 +107,8 @@ llvm::Expected<llvm::SmallVector<int64_t, 3>>
 resolveGrid(const GridSpec &grid, const KernelSource &source,
             llvm::ArrayRef<KernelArg> args);
 
+/// "@softmax ran on <where>: grid 1823 (1823 programs) in 0.050 s", or on a
+/// GPU "...: grid 264 (persistent: ...), 512 threads per block, in 0.1 ms".
 void printRunSummary(llvm::raw_ostream &os, llvm::StringRef kernelName,
                      const RunResult &result, Target target);
 /// Writes the buffer of each parameter `outputs` names (index to path) from

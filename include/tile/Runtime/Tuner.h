@@ -107,6 +107,9 @@ struct TuneOptions {
   /// Where a launch looks for a stored choice (TuningMode::UseCache): the
   /// tuning cache, and the imported and shipped tuning databases.
   TuningStores stores;
+  /// Whether a launch with no stored choice on the CUDA target runs the
+  /// cost model's choice (chooseByModel), rather than the fitted defaults.
+  bool model = true;
   /// The shape bucket of each argument (getShapeBucket) for the tuning
   /// cache, where the arguments do not carry their shapes: a launch on
   /// buffers that are on the GPU already (the C API) passes empty buffers to

@@ -99,8 +99,8 @@ struct TuningRecord {
 };
 
 /// Checks every field of `record` as a tuning database writes it: one text
-/// digest (64 lowercase hex digits), kernel name (an identifier) and file
-/// name (printable, no spaces) per variant, at least one; a printable GPU
+/// digest (64 lowercase hex digits), kernel name and file name (printable,
+/// no spaces) per variant, at least one; a printable GPU
 /// name; fixed defines NAME=WORD, tuned ones NAME=INTEGER; shape buckets of
 /// printable words; a variant among the kernels; a positive time. The error
 /// says what is wrong.
