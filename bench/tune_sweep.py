@@ -5,7 +5,7 @@ Runs on the GPU machine (the device tool), from the repository root, with
 the GPU bundle of scripts/build-gpu-bundle.sh in dist/tile-gpu:
 
   python3 bench/tune_sweep.py tile     [--dtypes f32,f16,bf16] [--shapes ...] [--and-tune]
-  python3 bench/tune_sweep.py tune     [--dtypes ...] [--shapes ...]
+  python3 bench/tune_sweep.py tune     [--dtypes ...] [--shapes ...] [--tune-top N]
   python3 bench/tune_sweep.py exhaust  [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py baseline [--dtypes ...] [--shapes ...]
   python3 bench/tune_sweep.py untuned  [--dtypes ...] [--shapes ...]
@@ -89,6 +89,8 @@ def kernels_for(args, n):
 EXHAUST_BENCH = ["--bench-reps", "50", "--bench-warmup", "5"]
 # --bench-reps for the tune phase (0: tile-run's default, 100).
 BENCH_REPS = 0
+# --tune-top for the tune phase (0: every configuration pruning keeps).
+TUNE_TOP = 0
 COPY_GBPS = 3000.0  # the H100's device-to-device copy, bench/results
 
 
@@ -185,8 +187,12 @@ def emit(out, record):
 def tune_shape(kernels, dtype, m, n, log, out):
     """One tile-run --tune --bench, choosing among the kernels."""
     reps = ["--bench-reps", str(BENCH_REPS), "--bench-warmup", "5"] if BENCH_REPS else []
-    result = run_tile(kernels, dtype, m, n, ["--tune", "--bench"] + reps, log)
-    record = dict(phase="tune", dtype=dtype, M=m, N=n)
+    top = ["--tune-top", str(TUNE_TOP)] if TUNE_TOP else []
+    start = time.time()
+    result = run_tile(kernels, dtype, m, n, ["--tune", "--bench"] + reps + top, log)
+    wall = time.time() - start
+    record = dict(phase="tune", dtype=dtype, M=m, N=n, top=TUNE_TOP,
+                  wall_seconds=wall)
     header, rows = parse_table(result.stdout)
     bench = [b for b in map(BENCH.match, result.stdout.splitlines()) if b]
     if result.returncode != 0 or not bench or not rows:
@@ -472,6 +478,9 @@ def main():
     parser.add_argument("--and-tune", action="store_true")
     parser.add_argument("--bench-reps", type=int, default=0,
                         help="timed runs per configuration in the tune phase")
+    parser.add_argument("--tune-top", type=int, default=0,
+                        help="the tune phase times only the cost model's N "
+                        "first configurations of each kernel")
     parser.add_argument("--kernels", default="",
                         help="comma-separated kernel names (examples/NAME.mlir)")
     parser.add_argument("--out", default=os.path.join(OUT, "sweep"))
@@ -479,8 +488,9 @@ def main():
     args.dtypes = args.dtypes.split(",")
     args.shapes = parse_shapes(args.shapes)
     args.kernels = tuple(k for k in args.kernels.split(",") if k)
-    global BENCH_REPS
+    global BENCH_REPS, TUNE_TOP
     BENCH_REPS = args.bench_reps
+    TUNE_TOP = args.tune_top
     if args.phase == "report":
         phase_report(args)
         return

@@ -130,7 +130,7 @@ std::vector<std::string>
 mlir::tile::getFixedDefines(llvm::ArrayRef<KernelParam> params) {
   std::vector<std::string> fixed;
   for (const KernelParam &param : params)
-    if (param.isDefined && (param.isType || param.values.empty()))
+    if (param.isType || (param.isDefined && param.values.empty()))
       fixed.push_back(param.name + "=" + param.value);
   llvm::sort(fixed);
   return fixed;

@@ -548,11 +548,12 @@ def test_tuning_database_import_and_export(tmp_path):
     text_digest = hashlib.sha256(text).hexdigest()
     gpu = "Some GPU (sm_90, 132 SMs, 50 MiB L2)"
     buckets = ["f32[4096x1024]", "f32[4096x1024]", "i32:1024", "i32:1024", "i32:4096", "i32:1024"]
-    key = tuning_record_digest([text_digest], ["softmax"], [], gpu, buckets)
+    # DTYPE is part of the key at its value (f32, the default, here).
+    key = tuning_record_digest([text_digest], ["softmax"], ["DTYPE=f32"], gpu, buckets)
     database = tmp_path / "db.txt"
     database.write_text(
         "tile tuning database 1\n\n"
-        "entry %s\ngpu %s\nkernel %s @softmax softmax.mlir\nshapes %s\n"
+        "entry %s\ngpu %s\nkernel %s @softmax softmax.mlir\nfixed DTYPE=f32\nshapes %s\n"
         "variant 0\nchoice BLOCK_SIZE=1024 NUM_WARPS=8\ntime 1.5e-02\n"
         % (key, gpu, text_digest, " ".join(buckets))
     )

@@ -44,8 +44,8 @@ struct TuningKey {
   /// file's text as written and the kernel's name.
   std::vector<std::string> fileTexts;
   std::vector<std::string> kernelNames;
-  /// -D set by hand on parameters the search does not vary (types, and
-  /// parameters without declared values), sorted: they change the kernel.
+  /// The parameters the search does not vary (getFixedDefines), sorted:
+  /// they change the kernel.
   std::vector<std::string> fixedDefines;
   /// The GPU, as listCudaDevices describes it (with its driver), and as a
   /// tuning database names it (CudaDeviceInfo::getDescription).
@@ -60,8 +60,9 @@ struct TuningKey {
   std::string getDigest() const;
 };
 
-/// The -D set by hand that belong in a TuningKey: those on parameters of
-/// `params` without declared values, and type parameters.
+/// The parameters that belong in a TuningKey, as NAME=VALUE: every type
+/// parameter at its value (set by hand or its default: DTYPE=f32 either
+/// way), and the -D set by hand on parameters without declared values.
 std::vector<std::string> getFixedDefines(llvm::ArrayRef<KernelParam> params);
 
 /// A tuned choice read back from the cache.

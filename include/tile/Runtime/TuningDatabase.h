@@ -6,7 +6,8 @@
 // repository ships for the GPUs it was tuned on (tuning/*.txt, built into
 // the library). Unlike a cache entry, a record names no compiler version and
 // no driver: it is keyed by the SHA-256 of each kernel file's text, the
-// kernels' names, the -D that change the kernel, the GPU (its name, chip,
+// kernels' names, the type parameters and other -D that change the kernel
+// (getFixedDefines), the GPU (its name, chip,
 // SMs and L2) and the launch's shape buckets. A choice stays a valid
 // configuration of an unchanged kernel whatever the compiler; a kernel whose
 // text changed no longer matches its records.
