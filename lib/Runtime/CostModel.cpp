@@ -7,6 +7,7 @@
 #include "tile/Runtime/CostModel.h"
 
 #include "tile/Analysis/RegisterEstimate.h"
+#include "tile/Dialect/TileGPU/IR/Layout.h"
 #include "tile/Runtime/Compiler.h"
 #include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/KernelRunner.h"
@@ -76,6 +77,35 @@ static int64_t estimateSharedBytes(FuncOp kernel) {
   return bytes;
 }
 
+/// The registers per thread a tensor-core dot holds beyond what the register
+/// estimate counts: the estimate spreads each operand tile over the block's
+/// threads once, but in the mma.sync layout every warp holds its own rows of
+/// A (replicated over the warps along N) and columns of B (over those along
+/// M), one K step of 16 at a time, the next step's loaded before the
+/// current one's mma (tilegpu-split-dot and tilegpu-prefetch): per thread,
+/// two steps of (BM / warpsM + BN / warpsN) x 16 elements over a warp's 32
+/// lanes, less the once-spread tiles the estimate counted. Plus a register
+/// per 16-byte cp.async a thread issues per stage, for its address.
+static unsigned estimateDotRegisters(FuncOp kernel, unsigned warps) {
+  unsigned extra = 0;
+  kernel.walk([&](DotOp dot) {
+    auto a = cast<RankedTensorType>(dot.getA().getType());
+    auto b = cast<RankedTensorType>(dot.getB().getType());
+    if (!a.getElementType().isF16() && !a.getElementType().isBF16())
+      return;
+    int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+    SmallVector<unsigned, 2> layout = tilegpu::getMmaWarpsPerCTA({m, n}, warps);
+    int64_t threads = 32 * warps;
+    // f16 and bf16: two elements per register.
+    int64_t fragments = 2 * (m / layout[0] + n / layout[1]) * 16 / 32 / 2;
+    int64_t spread = (m * k + k * n) / threads / 2;
+    int64_t copies = (m * k + k * n) * 2 / 16 / threads;
+    extra += static_cast<unsigned>(std::max<int64_t>(0, fragments - spread) +
+                                   copies);
+  });
+  return extra;
+}
+
 /// Whether a loop around a load of `kernel` is pipelined two stages deep or
 /// more.
 static bool isPipelined(FuncOp kernel) {
@@ -101,8 +131,8 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   int64_t cluster = TileDialect::getClusterSize(kernel);
 
   // Registers and the programs an SM holds.
-  estimate.registers =
-      estimateKernelRegisters(source, warps) + kReservedRegisters;
+  estimate.registers = estimateKernelRegisters(source, warps) +
+                       estimateDotRegisters(kernel, warps) + kReservedRegisters;
   // A kernel that asks for room for several blocks per SM
   // (tile.min_blocks_per_sm) gets fewer registers per thread.
   unsigned minBlocks = 1;

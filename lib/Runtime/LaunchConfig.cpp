@@ -193,6 +193,14 @@ mlir::tile::chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
     gpu = GpuModel::fromDevice((*device)->getInfo());
   else
     llvm::consumeError(device.takeError());
+  // A tensor-core dot's registers are counted too roughly to choose its
+  // tiles without compiling them (the matmul's 128 x 256 x 64 tiles count
+  // 236 and spill at 255): such kernels keep the fitted defaults.
+  for (const KernelSource *variant : variants)
+    if (variant->getKernel()
+            .walk([](DotOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return std::nullopt;
   std::vector<std::optional<int64_t>> waves = {grid.waves};
   if (grid.persistent && !grid.waves)
     waves.assign(std::begin(kTunedWaves), std::end(kTunedWaves));

@@ -74,7 +74,9 @@ struct ModelChoice {
 /// configuration of each variant's declared space (the -D set by hand kept)
 /// that admits the launch, with each of the tuner's waves on a persistent
 /// grid, estimated. None when no configuration admits the launch without
-/// spilling by the register estimate.
+/// spilling by the register estimate, and for kernels with a tile.dot, whose
+/// mma fragments the estimate counts too roughly to choose tiles without
+/// compiling them (they run the fitted defaults).
 std::optional<ModelChoice>
 chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
               llvm::ArrayRef<KernelArg> args, const TuneOptions &options,

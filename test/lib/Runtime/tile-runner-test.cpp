@@ -12,7 +12,8 @@
 //                    [--databases] SPEC...
 //   tile-runner-test spills FILE --ptxas=PATH --vary=NAME,... [-DNAME=VALUE]...
 //   tile-runner-test check-database DATABASE KERNEL_FILE...
-//   tile-runner-test choose FILE[,FILE...] [-DNAME=VALUE]... --grid G SPEC...
+//   tile-runner-test choose FILE[,FILE...] [-DNAME=VALUE]... --grid G
+//                    [--ptxas=PATH] SPEC...
 //   tile-runner-test model FILE[,FILE...] [-DNAME=VALUE]... --grid G [--raw]
 //                    SPEC...
 //
@@ -56,7 +57,9 @@
 //                    counts it comes from after a '|').
 //   choose           the configuration a launch with no stored choice runs
 //                    on a GPU (chooseByModel: here, with the H100's
-//                    figures), and its estimate.
+//                    figures), and its estimate; with --ptxas, the choice
+//                    compiled for sm_90 as an aligned launch specializes it,
+//                    and ptxas -v's spills (exit 1 if it spills).
 //   check-database   parses a tuning database (exit 1 if any record is
 //                    ignored) and checks that each record's kernels are
 //                    among the files given, by their text's digest, and
@@ -452,6 +455,10 @@ static int model(const Command &command) {
   return 0;
 }
 
+static llvm::Expected<std::pair<int, int>>
+compileForSpills(const KernelSource &source, llvm::StringRef ptxas,
+                 std::string &note);
+
 static int choose(const Command &command) {
   SmallVector<llvm::StringRef> files;
   llvm::StringRef(command.file).split(files, ',');
@@ -480,15 +487,43 @@ static int choose(const Command &command) {
   options.run.device = 1 << 20; // no such GPU: the H100's figures
   std::optional<ModelChoice> choice =
       chooseByModel(variants, args, options, *grid);
+  std::unique_ptr<KernelSource> fitted;
   if (!choice) {
-    llvm::outs() << "no configuration admits the launch without spilling\n";
-    return 0;
+    // What the launch runs instead: the first variant's defaults, fitted.
+    llvm::outs() << "no choice of the model: the defaults fitted to the "
+                    "launch run\n";
+    if (command.ptxas.empty())
+      return 0;
+    std::string note;
+    fitted = fitToLaunch(std::move(sources.front()), args, options,
+                         /*registers=*/true, note);
   }
-  llvm::outs() << llvm::sys::path::stem(
-                      variants[choice->variant]->getFileName())
-               << ": " << choice->config.str() << ": " << choice->estimate.str()
-               << "\n";
-  return 0;
+  if (choice)
+    llvm::outs() << llvm::sys::path::stem(
+                        variants[choice->variant]->getFileName())
+                 << ": " << choice->config.str() << ": "
+                 << choice->estimate.str() << "\n";
+  if (command.ptxas.empty())
+    return 0;
+  // What the launch runs, compiled as it would be; exit 1 if it spills.
+  if (choice) {
+    KernelSource::Options chosenOptions = command.sourceOptions;
+    llvm::append_range(chosenOptions.defines, choice->config.defines);
+    llvm::Expected<std::unique_ptr<KernelSource>> chosen =
+        KernelSource::loadFile(variants[choice->variant]->getFileName(),
+                               chosenOptions);
+    if (!chosen)
+      return fail(chosen.takeError());
+    fitted = std::move(*chosen);
+  }
+  std::string unpipelined;
+  llvm::Expected<std::pair<int, int>> result =
+      compileForSpills(*fitted, command.ptxas, unpipelined);
+  if (!result)
+    return fail(result.takeError());
+  llvm::outs() << "compiled: " << result->first << " bytes spill stores, "
+               << result->second << " registers" << unpipelined << "\n";
+  return result->first > 0 ? 1 : 0;
 }
 
 static int checkDatabase(llvm::StringRef path,
@@ -611,6 +646,40 @@ static llvm::Expected<std::pair<int, int>> askPtxas(llvm::StringRef ptxas,
                    std::atoi(registers[1].str().c_str()));
 }
 
+/// Compiles `source` for sm_90 as an aligned launch specializes it (every
+/// argument a multiple of 16) and asks ptxas -v for its spill stores and
+/// registers; as a launch does, a pipelined kernel that spills is compiled
+/// again without pipelining (`note` then says so).
+static llvm::Expected<std::pair<int, int>>
+compileForSpills(const KernelSource &source, llvm::StringRef ptxas,
+                 std::string &note) {
+  KernelSpecialization specialization;
+  specialization.divisibility.assign(source.getKernel().getNumArguments(), 16);
+  CompileOptions compile;
+  compile.chip = "sm_90";
+  llvm::Expected<CompiledKernel> compiled =
+      source.compile(specialization, compile);
+  if (!compiled)
+    return compiled.takeError();
+  llvm::Expected<std::pair<int, int>> result =
+      askPtxas(ptxas, compiled->binary);
+  if (!result || result->first == 0 || !requestsPipelining(source.getKernel()))
+    return result;
+  compile.pipelineLoops = false;
+  llvm::Expected<CompiledKernel> unpipelined =
+      source.compile(specialization, compile);
+  llvm::Expected<std::pair<int, int>> again =
+      unpipelined ? askPtxas(ptxas, unpipelined->binary)
+                  : unpipelined.takeError();
+  if (!again)
+    return again.takeError();
+  if (again->first >= result->first)
+    return result;
+  note = " (unpipelined: pipelined, " + std::to_string(result->first) +
+         " bytes spilled)";
+  return again;
+}
+
 static int checkSpills(const Command &command) {
   llvm::Expected<std::unique_ptr<KernelSource>> base =
       KernelSource::loadFile(command.file, command.sourceOptions);
@@ -654,43 +723,14 @@ static int checkSpills(const Command &command) {
         lines[index] = configuration + ": no configuration fits";
         return;
       }
-      // An aligned launch: every argument a multiple of 16.
-      KernelSpecialization specialization;
-      specialization.divisibility.assign(fitted->getKernel().getNumArguments(),
-                                         16);
-      CompileOptions compile;
-      compile.chip = "sm_90";
-      llvm::Expected<CompiledKernel> compiled =
-          fitted->compile(specialization, compile);
-      if (!compiled) {
-        errors[index] = llvm::toString(compiled.takeError()) + "\n" + log;
-        return;
-      }
+      std::string unpipelined;
       llvm::Expected<std::pair<int, int>> result =
-          askPtxas(command.ptxas, compiled->binary);
+          compileForSpills(*fitted, command.ptxas, unpipelined);
       if (!result) {
-        errors[index] = llvm::toString(result.takeError());
+        errors[index] = llvm::toString(result.takeError()) + "\n" + log;
         return;
       }
-      // As a launch does: a pipelined kernel that spills is compiled again
-      // without pipelining.
-      if (result->first > 0 && requestsPipelining(fitted->getKernel())) {
-        compile.pipelineLoops = false;
-        llvm::Expected<CompiledKernel> unpipelined =
-            fitted->compile(specialization, compile);
-        llvm::Expected<std::pair<int, int>> again =
-            unpipelined ? askPtxas(command.ptxas, unpipelined->binary)
-                        : unpipelined.takeError();
-        if (!again) {
-          errors[index] = llvm::toString(again.takeError());
-          return;
-        }
-        if (again->first < result->first) {
-          configuration += " (unpipelined: pipelined, " +
-                           std::to_string(result->first) + " bytes spilled)";
-          result = *again;
-        }
-      }
+      configuration += unpipelined;
       spills[index] = result->first;
       lines[index] = configuration + ": " + std::to_string(result->first) +
                      " bytes spill stores, " + std::to_string(result->second) +
