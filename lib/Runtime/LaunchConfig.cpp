@@ -187,12 +187,6 @@ std::optional<ModelChoice>
 mlir::tile::chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
                           llvm::ArrayRef<KernelArg> args,
                           const TuneOptions &options, const GridSpec &grid) {
-  GpuModel gpu = GpuModel::h100();
-  if (llvm::Expected<std::unique_ptr<CudaDevice>> device =
-          CudaDevice::open(options.run.device))
-    gpu = GpuModel::fromDevice((*device)->getInfo());
-  else
-    llvm::consumeError(device.takeError());
   // A tensor-core dot's registers are counted too roughly to choose its
   // tiles without compiling them (the matmul's 128 x 256 x 64 tiles count
   // 236 and spill at 255): such kernels keep the fitted defaults.
@@ -201,6 +195,12 @@ mlir::tile::chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
             .walk([](DotOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       return std::nullopt;
+  GpuModel gpu = GpuModel::h100();
+  if (llvm::Expected<std::unique_ptr<CudaDevice>> device =
+          CudaDevice::open(options.run.device))
+    gpu = GpuModel::fromDevice((*device)->getInfo());
+  else
+    llvm::consumeError(device.takeError());
   std::vector<std::optional<int64_t>> waves = {grid.waves};
   if (grid.persistent && !grid.waves)
     waves.assign(std::begin(kTunedWaves), std::end(kTunedWaves));
