@@ -23,9 +23,18 @@
 //              pipelined two stages deep or more, + its cluster reductions
 //              x the cluster's size x kClusterPeerSeconds) x the rounds of
 //              programs an SM runs one after the other;
+//   chain    = memory / the programs an SM runs at once + latency: one
+//              program's own path, its loads and its steps one after the
+//              other (a program alone on its SM cannot hide its steps
+//              behind another's loads);
 //   time     = kLaunchSeconds + the tail (the last round of programs, part
-//              full) x (memory^4 + compute^4 + latency^4)^(1/4): the
+//              full) x (memory^4 + compute^4 + chain^4)^(1/4): the
 //              largest of the three, the others breaking its ties.
+//
+// With clusters, the programs that run at once are whole clusters within a
+// GPC for a persistent grid (GpuModel::getClustersThatFit), every SM's
+// slots for a grid of more clusters than fit; a cluster kernel's pipelined
+// loops get no credit (docs/tuning.md says what measured this).
 //
 // The constants were fitted to the exhaustive measurements of the softmax
 // kernels on the H100 (bench/model_eval.py); docs/tuning.md shows how well
@@ -67,6 +76,16 @@ struct GpuModel {
   double clock = 1.755e9;
   double mmaFlopsPerClock = 2048;
 
+  /// How many clusters of `cluster` blocks run at once with `blocksPerSM`
+  /// blocks per SM (the programs that fit, without clusters). A cluster's
+  /// blocks share one GPC, and the driver does not tell the GPCs: the model
+  /// takes multiprocessors / kMultiprocessorsPerGpc GPCs of equal size (the
+  /// H100 SXM's 132 SMs as 7 GPCs of 18), so that a cluster of 16 leaves a
+  /// GPC's other SMs idle. On the H100 the driver fits 15 clusters of 8
+  /// blocks of one per SM, and 14 of 16 at two per SM (the model: 14 and
+  /// 14; bench/results/2026-11-26-h100-run27a-gpu-tests.log).
+  int64_t getClustersThatFit(int64_t cluster, int64_t blocksPerSM) const;
+
   /// The H100 80GB HBM3 (sm_90), as measured: the default.
   static GpuModel h100();
   /// The GPU `info` describes: its SMs and limits from the driver, its
@@ -88,6 +107,8 @@ inline constexpr double kStepSeconds = 1.5e-6;
 inline constexpr double kLaunchSeconds = 5e-6;
 inline constexpr double kInstructionsPerElement = 2.5;
 inline constexpr double kClusterPeerSeconds = 0.1e-6;
+/// SMs per GPC, as GpuModel::getClustersThatFit counts them.
+inline constexpr int kMultiprocessorsPerGpc = 18;
 
 /// The model's estimate of one launch.
 struct LaunchEstimate {
