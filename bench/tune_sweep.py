@@ -27,7 +27,7 @@ tile      exhaust per shape, and with --and-tune then tune (which finds the
           exhaustive search's kernels in the compile cache). Without a tune
           record, report takes a shape's tuned figure from the exhaustive
           run (the pruned tuner's choice, at its time there).
-baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
+baseline  torch.softmax (alone with --torch-only) and Triton's kernels (seed 001's fused kernel over
           num_warps in 4, 8, 16, 32 and num_stages in 1, 4, for rows of up
           to 32768 floats; for rows of 4096 and more, seed 004's online
           kernel with BLOCK 4096 at 8 and 16 warps and 8192 at 16: a
@@ -35,9 +35,12 @@ baseline  torch.softmax and Triton's kernels (seed 001's fused kernel over
           bench/results/2026-11-23-h100-tuning-trial-baseline.jsonl),
           each checked against float64 and timed the way tile-run --bench
           times (CUDA events, L2 flushed before each of 100 runs, median).
-untuned   `tile-run --no-tuning-cache --bench` per shape: what a launch
-          runs with no tuning cache and no tuning database (the variant
-          and configuration the defaults fit), and its speed.
+untuned   `tile-run --no-tuning-cache --no-tuning-database --bench` per
+          shape: what a launch runs with no tuning cache and no tuning
+          database (the cost model's choice), and its speed.
+database  `tile-run --bench` per shape with a tuning cache that holds only
+          the tuning database --database FILE, imported: what a launch
+          runs on a machine that never tuned, given that database.
 report    Joins the results into a CSV and a plot (GB/s against N, log
           axis, one line per implementation, the copy bandwidth as a
           horizontal line) and prints the tables docs/performance.md uses.
@@ -137,9 +140,9 @@ BENCH = re.compile(r"^bench: median ([0-9.]+) ms")
 HEADER = re.compile(r"^tune: (\d+) configurations, (\d+) compiled, (\d+) timed, in ([0-9.]+) s")
 
 
-def run_tile(kernels, dtype, m, n, extra, log):
+def run_tile(kernels, dtype, m, n, extra, log, cache="cache"):
     command = [tile_run()] + launch_args(kernels, dtype, m, n) + extra
-    env = dict(os.environ, TILE_CACHE_DIR=os.path.join(WORK, "cache"))
+    env = dict(os.environ, TILE_CACHE_DIR=os.path.join(WORK, cache))
     start = time.time()
     result = subprocess.run(command, env=env, capture_output=True, text=True,
                             timeout=900)
@@ -236,13 +239,30 @@ def exhaust_shape(kernels, dtype, m, n, log, out):
     emit(out, record)
 
 
-def phase_untuned(args, log, out):
+def phase_untuned(args, log, out, phase="untuned"):
+    if phase == "database":
+        # A tuning cache of its own that holds nothing but the database,
+        # imported: what a launch finds on a machine that never tuned.
+        cache = os.path.join(WORK, "database-cache")
+        shutil.rmtree(cache, ignore_errors=True)
+        result = subprocess.run(
+            [tile_run(), "--tune-import", args.database],
+            env=dict(os.environ, TILE_CACHE_DIR=cache), capture_output=True,
+            text=True)
+        log.write("$ tile-run --tune-import %s\n%s%s(exit %d)\n\n" % (
+            args.database, result.stdout, result.stderr, result.returncode))
+        if result.returncode != 0:
+            sys.exit("--tune-import failed: " + result.stderr)
     for dtype in args.dtypes:
         for m, n in args.shapes:
-            result = run_tile(kernels_for(args, n), dtype, m, n,
-                              ["--no-tuning-cache", "--no-tuning-database",
-                               "--bench"], log)
-            record = dict(phase="untuned", dtype=dtype, M=m, N=n)
+            if phase == "database":
+                result = run_tile(kernels_for(args, n), dtype, m, n,
+                                  ["--bench"], log, cache="database-cache")
+            else:
+                result = run_tile(kernels_for(args, n), dtype, m, n,
+                                  ["--no-tuning-cache", "--no-tuning-database",
+                                   "--bench"], log)
+            record = dict(phase=phase, dtype=dtype, M=m, N=n)
             bench = [b for b in map(BENCH.match, result.stdout.splitlines()) if b]
             if result.returncode != 0 or not bench:
                 lines = result.stderr.strip().splitlines() or ["?"]
@@ -250,7 +270,8 @@ def phase_untuned(args, log, out):
             else:
                 ms = float(bench[0].group(1))
                 chosen = [line for line in result.stdout.splitlines()
-                          if line.startswith(("variant:", "fitted:"))]
+                          if line.startswith(("variant:", "fitted:", "model:",
+                                              "tuned:"))]
                 record.update(ok=True, ms=ms, gbps=gbps(m, n, dtype, ms),
                               chosen=chosen)
             emit(out, record)
@@ -340,6 +361,8 @@ def phase_baseline(args, log, out):
             # Checked through a copy; timed alone, as a program calls it.
             record("torch.softmax", lambda y: y.copy_(torch.softmax(x, dim=1)),
                    timed=lambda: torch.softmax(x, dim=1))
+            if args.torch_only:
+                continue
             block = triton.next_power_of_2(n)
             grid = (min(props.multi_processor_count * 4, m),)
             # A whole row of more than 32768 floats in one block: out of
@@ -471,7 +494,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("phase", choices=["tile", "tune", "exhaust", "baseline",
-                                          "untuned", "report"])
+                                          "untuned", "database", "report"])
     parser.add_argument("results", nargs="*")
     parser.add_argument("--dtypes", default="f32,f16,bf16")
     parser.add_argument("--shapes", default="")
@@ -481,6 +504,10 @@ def main():
     parser.add_argument("--tune-top", type=int, default=0,
                         help="the tune phase times only the cost model's N "
                         "first configurations of each kernel")
+    parser.add_argument("--torch-only", action="store_true",
+                        help="baseline: torch.softmax only, not Triton")
+    parser.add_argument("--database", default="",
+                        help="database: the tuning database to import")
     parser.add_argument("--kernels", default="",
                         help="comma-separated kernel names (examples/NAME.mlir)")
     parser.add_argument("--out", default=os.path.join(OUT, "sweep"))
@@ -499,7 +526,9 @@ def main():
             open(os.path.join(OUT, args.phase + ".jsonl"), "a") as out:
         {"tile": phase_tile, "tune": phase_tune, "exhaust": phase_exhaust,
          "baseline": phase_baseline,
-         "untuned": phase_untuned}[args.phase](args, log, out)
+         "untuned": phase_untuned,
+         "database": lambda a, l, o: phase_untuned(a, l, o, "database")}[
+             args.phase](args, log, out)
 
 
 if __name__ == "__main__":
