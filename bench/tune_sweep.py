@@ -39,8 +39,9 @@ untuned   `tile-run --no-tuning-cache --no-tuning-database --bench` per
           shape: what a launch runs with no tuning cache and no tuning
           database (the cost model's choice), and its speed.
 database  `tile-run --bench` per shape with a tuning cache that holds only
-          the tuning database --database FILE, imported: what a launch
-          runs on a machine that never tuned, given that database.
+          the tuning database --database FILE, imported (with --database
+          shipped, nothing: the databases built into tile-run): what a
+          launch runs on a machine that never tuned, given that database.
 report    Joins the results into a CSV and a plot (GB/s against N, log
           axis, one line per implementation, the copy bandwidth as a
           horizontal line) and prints the tables docs/performance.md uses.
@@ -245,7 +246,9 @@ def phase_untuned(args, log, out, phase="untuned"):
         # imported: what a launch finds on a machine that never tuned.
         cache = os.path.join(WORK, "database-cache")
         shutil.rmtree(cache, ignore_errors=True)
-        result = subprocess.run(
+        # "shipped": no import; the database built into tile-run.
+        result = subprocess.CompletedProcess([], 0, "", "") \
+            if args.database == "shipped" else subprocess.run(
             [tile_run(), "--tune-import", args.database],
             env=dict(os.environ, TILE_CACHE_DIR=cache), capture_output=True,
             text=True)

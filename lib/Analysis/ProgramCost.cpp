@@ -33,8 +33,8 @@ struct Affine {
 class Counter {
 public:
   Counter(FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
-          std::array<int64_t, 3> grid)
-      : kernel(kernel), args(args), grid(grid) {}
+          std::array<int64_t, 3> grid, int64_t clusterRank)
+      : kernel(kernel), args(args), grid(grid), clusterRank(clusterRank) {}
 
   ProgramCost run() {
     walk(kernel.getBody().front(), /*weight=*/1, /*loop=*/nullptr);
@@ -60,6 +60,7 @@ private:
   FuncOp kernel;
   ArrayRef<std::optional<int64_t>> args;
   std::array<int64_t, 3> grid;
+  int64_t clusterRank;
   ProgramCost cost;
   /// Induction variables taken at another value than their first (while a
   /// load's mask is averaged over its loop's iterations).
@@ -139,7 +140,11 @@ std::optional<int64_t> Counter::scalar(Value value) {
     else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                  arith::ExtUIOp, arith::TruncIOp>(op))
       result = scalar(op->getOperand(0));
-    else if (isa<ProgramIdOp, ClusterRankOp, ClusterIdOp>(op))
+    else if (isa<ClusterRankOp>(op))
+      result = clusterRank;
+    else if (isa<ProgramIdOp>(op))
+      result = clusterRank;
+    else if (isa<ClusterIdOp>(op))
       result = 0;
     else if (auto num = dyn_cast<NumProgramsOp>(op))
       result = grid[static_cast<unsigned>(num.getAxis())];
@@ -381,11 +386,10 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
       walk(block, weight, loop);
 }
 
-ProgramCost
-mlir::tile::estimateProgramCost(FuncOp kernel,
-                                ArrayRef<std::optional<int64_t>> args,
-                                std::array<int64_t, 3> grid) {
+ProgramCost mlir::tile::estimateProgramCost(
+    FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
+    std::array<int64_t, 3> grid, int64_t clusterRank) {
   if (kernel.getBody().empty())
     return ProgramCost();
-  return Counter(kernel, args, grid).run();
+  return Counter(kernel, args, grid, clusterRank).run();
 }

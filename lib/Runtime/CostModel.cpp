@@ -200,6 +200,30 @@ mlir::tile::estimateLaunch(const KernelSource &source,
                          ? std::nullopt
                          : std::optional(arg.getScalar().getSExtValue()));
   estimate.program = estimateProgramCost(kernel, values, sizes);
+  // A cluster's programs take different slices of a row (the last ones
+  // mostly masked on a short row): the mean over the ranks of the first
+  // cluster.
+  if (cluster > 1) {
+    ProgramCost &mean = estimate.program;
+    for (int64_t rank = 1; rank < cluster; ++rank) {
+      ProgramCost other = estimateProgramCost(kernel, values, sizes, rank);
+      mean.bytesLoaded += other.bytesLoaded;
+      mean.bytesStored += other.bytesStored;
+      mean.bytesInFlight += other.bytesInFlight;
+      mean.tileElements += other.tileElements;
+      mean.dotFlops += other.dotFlops;
+      mean.steps = std::max(mean.steps, other.steps);
+      mean.clusterReductions =
+          std::max(mean.clusterReductions, other.clusterReductions);
+      mean.exact &= other.exact;
+    }
+    double ranks = static_cast<double>(cluster);
+    mean.bytesLoaded /= ranks;
+    mean.bytesStored /= ranks;
+    mean.bytesInFlight /= ranks;
+    mean.tileElements /= ranks;
+    mean.dotFlops /= ranks;
+  }
   const ProgramCost &program = estimate.program;
 
   double sms = gpu.multiprocessors;

@@ -62,10 +62,14 @@ struct ProgramCost {
 
 /// What the first program of a launch of `kernel` does: `args` holds each
 /// kernel argument's value where it is an integer (nullopt otherwise),
-/// `grid` the programs along x, y and z.
+/// `grid` the programs along x, y and z. With `clusterRank`, the program of
+/// that rank in the first cluster (program `clusterRank`): the programs of
+/// a cluster take different slices of a row, and only together say what a
+/// row costs.
 ProgramCost estimateProgramCost(FuncOp kernel,
                                 ArrayRef<std::optional<int64_t>> args,
-                                std::array<int64_t, 3> grid);
+                                std::array<int64_t, 3> grid,
+                                int64_t clusterRank = 0);
 
 } // namespace mlir::tile
 
