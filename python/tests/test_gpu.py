@@ -207,6 +207,27 @@ def test_auto_tuning(tmp_path):
     example.check(x, y)
 
 
+def test_first_launch_says_what_it_runs(tmp_path):
+    # The softmax variants, first launch on a shape no cache holds: the cost
+    # model's choice, or with the shipped tuning database on the GPU it was
+    # tuned on, the database's; kernel.messages says which (issue 27).
+    files = [example_file(name + ".mlir") for name in
+             ("softmax_rows", "softmax", "online_softmax", "softmax_cluster")]
+    x = torch.randn(1000, 30000, device="cuda")
+    y = torch.empty_like(x)
+    k = tile.load(*files, cache_dir=str(tmp_path), tuning_databases=False)
+    k["persistent:1000"](y, x, 30000, 30000, 1000, 30000)
+    first = k.messages.splitlines()[0]
+    assert first.startswith("model: ") and "(estimated " in first, k.messages
+    example.check(x, y)
+    k = tile.load(*files, cache_dir=str(tmp_path))
+    k["persistent:1000"](y, x, 30000, 30000, 1000, 30000)
+    first = k.messages.splitlines()[0]
+    assert first.startswith("model: ") or (
+        first.startswith("tuned: ") and "tuning database" in first), k.messages
+    example.check(x, y)
+
+
 def test_launch_overhead_beside_triton():
     """The host time of a launch (compiled), beside Triton's for its own
     softmax kernel on the same tensors: reported, and no more than Triton's

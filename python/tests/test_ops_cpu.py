@@ -1,0 +1,123 @@
+"""tile.ops on NumPy arrays (the CPU interpreter), against the float64
+references of utils/reference.py, and its argument errors.
+
+    TILE_LIBRARY=build/lib/libtile-c.so PYTHONPATH=python python3 -m pytest python/tests/test_ops_cpu.py
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "utils"))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import reference  # noqa: E402  utils/reference.py
+import tile  # noqa: E402
+import tile.ops as ops  # noqa: E402
+
+
+def close(got, ref, tol=2e-5):
+    got = np.asarray(got, dtype=np.float64).reshape(-1, np.shape(ref)[-1] if np.ndim(ref) else 1)
+    ref = np.asarray(ref, dtype=np.float64).reshape(got.shape)
+    scale = np.maximum(np.abs(ref).max(axis=1, keepdims=True), 1e-30)
+    error = float((np.abs(got - ref) / scale).max())
+    assert error <= tol, "max error %g" % error
+
+
+SHAPES = [(1, 1), (37, 300), (5, 3, 100), (4, 2000)]
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(7)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_softmax(shape, rng):
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = ops.softmax(x)
+    assert y.shape == x.shape and y.dtype == np.float32
+    close(y, reference.softmax_reference(x.reshape(-1, shape[-1])))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_rms_norm(shape, rng):
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal(shape[-1]).astype(np.float32)
+    close(ops.rms_norm(x, w, eps=1e-6),
+          reference.rms_norm(x.reshape(-1, shape[-1]), w, eps=1e-6)[0])
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_layer_norm(shape, rng):
+    x = (rng.standard_normal(shape) + 3).astype(np.float32)
+    w = rng.standard_normal(shape[-1]).astype(np.float32)
+    b = rng.standard_normal(shape[-1]).astype(np.float32)
+    close(ops.layer_norm(x, w, b),
+          reference.layer_norm(x.reshape(-1, shape[-1]), w, b, eps=1e-5)[0],
+          1e-4)
+
+
+def test_backward_kernels(rng):
+    x = rng.standard_normal((37, 300)).astype(np.float32)
+    w = rng.standard_normal(300).astype(np.float32)
+    b = rng.standard_normal(300).astype(np.float32)
+    dy = rng.standard_normal((37, 300)).astype(np.float32)
+    _, rstd = ops._rms_norm_forward(x, w, 1e-6)
+    dx, dw = ops._rms_norm_backward(dy, x, w, rstd)
+    rdx, rdw = reference.rms_norm_backward(dy, x, w, eps=1e-6)
+    close(dx, rdx, 1e-4)
+    close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
+    _, mean, rstd = ops._layer_norm_forward(x, w, b, 1e-5)
+    dx, dw, db = ops._layer_norm_backward(dy, x, w, mean, rstd)
+    rdx, rdw, rdb = reference.layer_norm_backward(dy, x, w, eps=1e-5)
+    close(dx, rdx, 1e-4)
+    close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
+    close(db.reshape(1, -1), rdb.reshape(1, -1), 1e-4)
+    y = ops.softmax(x)
+    close(ops._softmax_backward(y, dy), reference.softmax_backward(y, dy), 1e-4)
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy(smoothing, reduction, rng):
+    x = (3 * rng.standard_normal((29, 5000))).astype(np.float32)
+    t = rng.integers(0, 5000, 29)
+    t[[2, 11]] = -100
+    loss = ops.cross_entropy(x, t, reduction=reduction, label_smoothing=smoothing)
+    ref = reference.cross_entropy(x, t, label_smoothing=smoothing)[0]
+    if reduction == "none":
+        close(np.reshape(loss, (1, -1)), ref.reshape(1, -1))
+    elif reduction == "sum":
+        assert abs(loss - ref.sum()) <= 1e-5 * abs(ref.sum())
+    else:
+        assert abs(loss - ref.sum() / 27) <= 1e-5 * abs(ref.sum() / 27)
+    _, lse = ops._cross_entropy_forward(x, t, -100, smoothing)
+    dloss = rng.standard_normal(29).astype(np.float32)
+    close(ops._cross_entropy_backward(dloss, x, t, lse, -100, smoothing),
+          reference.cross_entropy_backward(dloss, x, t, ignore_index=-100,
+                                           label_smoothing=smoothing), 1e-4)
+
+
+def test_errors(rng):
+    x = rng.standard_normal((4, 10)).astype(np.float32)
+    with pytest.raises(tile.ArgumentError, match=r"weight must have shape \(10,\)"):
+        ops.rms_norm(x, np.ones(9, np.float32))
+    with pytest.raises(tile.ArgumentError, match=r"weight is float16, the input float32"):
+        ops.rms_norm(x, np.ones(10, np.float16))
+    with pytest.raises(tile.ArgumentError, match=r"bias must have shape"):
+        ops.layer_norm(x, np.ones(10, np.float32), np.ones(3, np.float32))
+    with pytest.raises(tile.ArgumentError, match=r"target\[1\] is 10, outside \[0, 10\)"):
+        ops.cross_entropy(x, np.array([0, 10, 1, 2]))
+    with pytest.raises(tile.ArgumentError, match=r"target must have shape \(4,\)"):
+        ops.cross_entropy(x, np.array([0, 1]))
+    with pytest.raises(tile.ArgumentError, match=r"target must be a NumPy array of integers"):
+        ops.cross_entropy(x, np.zeros(4, np.float32))
+    with pytest.raises(tile.ArgumentError, match=r"reduction must be"):
+        ops.cross_entropy(x, np.zeros(4, np.int64), reduction="avg")
+    with pytest.raises(tile.ArgumentError, match=r"must have at least one dimension"):
+        ops.softmax(np.float32(1.0))
+    with pytest.raises(tile.ArgumentError, match=r"torch tensor or a NumPy array"):
+        ops.softmax([1.0, 2.0])

@@ -1,0 +1,529 @@
+"""tile.ops: a transformer's memory-bound kernels as operators.
+
+    import tile.ops
+    y = tile.ops.softmax(x)                          # the last dimension
+    y = tile.ops.rms_norm(x, weight, eps=1e-6)
+    y = tile.ops.layer_norm(x, weight, bias, eps=1e-5)
+    loss = tile.ops.cross_entropy(logits, target, ignore_index=-100,
+                                  reduction="mean", label_smoothing=0.0)
+
+torch.nn.functional's conventions: the operators take PyTorch tensors (CUDA
+or CPU; f32, f16 or bf16, computed in f32) and return tensors of the
+input's dtype; on PyTorch they are custom operators (torch.library, in the
+`tile` namespace) with fake-tensor implementations and autograd formulas
+that run the backward kernels, so torch.compile graphs hold them whole.
+They also take NumPy arrays (f32 or f16), run on the CPU interpreter and
+return NumPy arrays, without gradients.
+
+The kernels are the repository's examples (examples/*.mlir, found beside
+the package or under $TILE_KERNELS_DIR), loaded once per dtype; a launch
+runs what the tuning cache, a tuning database or the cost model chooses
+(docs/tuning.md). Each operator's math, the bytes it must move and its
+figures: docs/kernels.md.
+
+What each needs of its arguments (a tile.ArgumentError names the argument
+otherwise): x has at least one dimension, its rows (the last dimension)
+contiguous (a tensor whose last dimension is strided is copied first);
+weight and bias are 1-D of the last dimension's length, of x's dtype, on
+x's device; cross_entropy's target is an integer tensor of one element per
+row. Targets outside [0, classes) other than ignore_index raise on the CPU;
+on the GPU their rows' loss (and gradient) is NaN, and nothing is read out
+of bounds.
+
+Not yet (issue 25): rows longer than one block (32768 elements) for the
+norms and the backward kernels, which need the chunked or cluster variants
+softmax's forward has; layer_norm and cross_entropy as operators (their
+kernels exist: examples/layer_norm*.mlir, examples/cross_entropy*.mlir).
+"""
+
+import os
+
+from ._errors import ArgumentError
+from ._kernel import load
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# The weight gradients are summed in two stages: each program of a
+# persistent grid sums its rows into a row of a [programs, N] f32 buffer,
+# then the rows are summed. The grid holds at most this many programs.
+_MAX_PARTIAL_ROWS = 1024
+
+
+def _kernels_dir():
+    path = os.environ.get("TILE_KERNELS_DIR") or os.path.join(
+        os.path.dirname(os.path.dirname(_HERE)), "examples")
+    if not os.path.isfile(os.path.join(path, "softmax.mlir")):
+        raise FileNotFoundError(
+            "tile.ops: no kernels at %s (set TILE_KERNELS_DIR to the "
+            "repository's examples directory)" % path)
+    return path
+
+
+_loaded = {}
+
+
+def _kernel(names, dtype):
+    """The kernel files `names` (variants of one launch) for `dtype`, loaded
+    once."""
+    key = (names, str(dtype))
+    kernel = _loaded.get(key)
+    if kernel is None:
+        directory = _kernels_dir()
+        kernel = _loaded[key] = load(
+            *[os.path.join(directory, name + ".mlir") for name in names],
+            DTYPE=dtype)
+    return kernel
+
+
+# Arrays: torch tensors or NumPy arrays, through the few calls both have.
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch")
+
+
+def _numpy():
+    import numpy
+    return numpy
+
+
+def _empty(x, shape, dtype=None):
+    if _is_torch(x):
+        import torch
+        return torch.empty(shape, dtype=dtype or x.dtype, device=x.device)
+    np = _numpy()
+    return np.empty(shape, dtype=dtype or x.dtype)
+
+
+def _zeros(x, shape, f32=True):
+    if _is_torch(x):
+        import torch
+        return torch.zeros(shape, dtype=torch.float32, device=x.device)
+    return _numpy().zeros(shape, dtype=_numpy().float32)
+
+
+def _f32(x):
+    if _is_torch(x):
+        import torch
+        return torch.float32
+    return _numpy().float32
+
+
+def _rows(x, name):
+    """x as a 2-D array of rows with contiguous elements (a view where it
+    can be), and the shape to give the result back."""
+    if not hasattr(x, "shape") or not hasattr(x, "dtype"):
+        raise ArgumentError("%s must be a torch tensor or a NumPy array, not %s"
+                            % (name, type(x).__name__))
+    if len(x.shape) < 1:
+        raise ArgumentError("%s must have at least one dimension" % name)
+    n = x.shape[-1]
+    if n < 1:
+        raise ArgumentError("%s has an empty last dimension" % name)
+    if _is_torch(x):
+        if x.dim() == 2 and x.stride(1) == 1:
+            return x, tuple(x.shape)
+        if x.stride(-1) != 1:
+            x = x.contiguous()
+        return x.reshape(-1, n), tuple(x.shape)
+    np = _numpy()
+    if x.ndim == 2 and x.strides[1] == x.itemsize:
+        return x, x.shape
+    x = np.ascontiguousarray(x)
+    return x.reshape(-1, n), x.shape
+
+
+def _row_stride(x):
+    if _is_torch(x):
+        return x.stride(0)
+    return x.strides[0] // x.itemsize
+
+
+def _check_like(x, other, name, length):
+    if not hasattr(other, "shape") or tuple(other.shape) != (length,):
+        raise ArgumentError("%s must have shape (%d,) (the input's last "
+                            "dimension), not %s" % (
+                                name, length,
+                                tuple(other.shape) if hasattr(other, "shape")
+                                else type(other).__name__))
+    if _is_torch(other) != _is_torch(x):
+        raise ArgumentError("%s is a %s, the input a %s: give both as torch "
+                            "tensors or both as NumPy arrays" % (
+                                name, type(other).__name__, type(x).__name__))
+    if other.dtype != x.dtype:
+        raise ArgumentError("%s is %s, the input %s: they must match" % (
+            name, other.dtype, x.dtype))
+    if _is_torch(x) and other.device != x.device:
+        raise ArgumentError("%s is on %s, the input on %s" % (
+            name, other.device, x.device))
+    if _is_torch(other):
+        return other.contiguous()
+    return _numpy().ascontiguousarray(other)
+
+
+# On the CPU interpreter, programs run one after the other: a few suffice.
+_CPU_PROGRAMS = 8
+
+
+def _on_gpu(x):
+    return _is_torch(x) and x.is_cuda
+
+
+def _programs(x, rows):
+    """At most how many programs a launch over `rows` rows of x runs."""
+    return max(1, min(rows, _MAX_PARTIAL_ROWS if _on_gpu(x) else _CPU_PROGRAMS))
+
+
+def _grid(x, rows):
+    """A persistent grid on the GPU (as many programs as fit at once, at
+    most `rows`); on the CPU a grid of _programs(x, rows)."""
+    if _on_gpu(x):
+        return "persistent:%d" % max(1, rows)
+    return (_programs(x, rows),)
+
+
+# The kernels, on arrays of rows.
+
+_SOFTMAX = ("softmax_rows", "softmax", "online_softmax", "softmax_cluster")
+
+
+def _softmax_forward(x):
+    x2, shape = _rows(x, "x")
+    m, n = x2.shape
+    y = _empty(x2, (m, n))
+    _kernel(_SOFTMAX, x2.dtype)[_grid(x2, m)](y, x2, _row_stride(x2), n, m, n)
+    return y.reshape(shape)
+
+
+def _softmax_backward(y, dy):
+    y2, shape = _rows(y, "y")
+    dy2, _ = _rows(dy, "grad")
+    m, n = y2.shape
+    dx = _empty(y2, (m, n))
+    _kernel(("softmax_backward",), y2.dtype)[_grid(y2, m)](
+        dx, y2, dy2, _row_stride(y2), _row_stride(dy2), n, m, n)
+    return dx.reshape(shape)
+
+
+def _rms_norm_forward(x, weight, eps):
+    x2, shape = _rows(x, "x")
+    m, n = x2.shape
+    weight = _check_like(x2, weight, "weight", n)
+    y = _empty(x2, (m, n))
+    rstd = _empty(x2, (m,), _f32(x2))
+    _kernel(("rms_norm",), x2.dtype)[_grid(x2, m)](
+        y, rstd, x2, weight, _row_stride(x2), n, m, n, float(eps))
+    return y.reshape(shape), rstd
+
+
+def _rms_norm_backward(dy, x, weight, rstd):
+    x2, shape = _rows(x, "x")
+    dy2, _ = _rows(dy, "grad")
+    m, n = x2.shape
+    programs = _programs(x2, m)
+    dx = _empty(x2, (m, n))
+    partial = _zeros(x2, (programs, n))
+    _kernel(("rms_norm_backward",), x2.dtype)[_grid(x2, programs)](
+        dx, partial, dy2, x2, weight, rstd, _row_stride(x2), _row_stride(dy2),
+        n, m, n)
+    return dx.reshape(shape), partial.sum(0).to(x2.dtype) if _is_torch(x2) \
+        else partial.sum(0).astype(x2.dtype)
+
+
+def _layer_norm_forward(x, weight, bias, eps):
+    x2, shape = _rows(x, "x")
+    m, n = x2.shape
+    weight = _check_like(x2, weight, "weight", n)
+    bias = _check_like(x2, bias, "bias", n)
+    y = _empty(x2, (m, n))
+    mean = _empty(x2, (m,), _f32(x2))
+    rstd = _empty(x2, (m,), _f32(x2))
+    _kernel(("layer_norm",), x2.dtype)[_grid(x2, m)](
+        y, mean, rstd, x2, weight, bias, _row_stride(x2), n, m, n, float(eps))
+    return y.reshape(shape), mean, rstd
+
+
+def _sum_rows(partial, like):
+    total = partial.sum(0)
+    return total.to(like.dtype) if _is_torch(like) else total.astype(like.dtype)
+
+
+def _layer_norm_backward(dy, x, weight, mean, rstd):
+    x2, shape = _rows(x, "x")
+    dy2, _ = _rows(dy, "grad")
+    m, n = x2.shape
+    programs = _programs(x2, m)
+    dx = _empty(x2, (m, n))
+    dw = _zeros(x2, (programs, n))
+    db = _zeros(x2, (programs, n))
+    _kernel(("layer_norm_backward",), x2.dtype)[_grid(x2, programs)](
+        dx, dw, db, dy2, x2, weight, mean, rstd, _row_stride(x2),
+        _row_stride(dy2), n, m, n)
+    return dx.reshape(shape), _sum_rows(dw, x2), _sum_rows(db, x2)
+
+
+def _targets(logits, target):
+    """target as a contiguous int64 array of one element per row."""
+    m = logits.shape[0]
+    if not hasattr(target, "shape") or tuple(target.shape) != (m,):
+        raise ArgumentError("target must have shape (%d,) (one class per row "
+                            "of the logits), not %s" % (
+                                m, tuple(getattr(target, "shape", ())) or
+                                type(target).__name__))
+    if _is_torch(logits):
+        import torch
+        if not _is_torch(target) or target.device != logits.device:
+            raise ArgumentError("target must be a torch tensor on %s"
+                                % logits.device)
+        if target.dtype not in (torch.int64, torch.int32):
+            raise ArgumentError("target must hold integers (int64 or int32), "
+                                "not %s" % target.dtype)
+        return target.to(torch.int64).contiguous()
+    np = _numpy()
+    if _is_torch(target) or target.dtype.kind not in "iu":
+        raise ArgumentError("target must be a NumPy array of integers")
+    return np.ascontiguousarray(target, dtype=np.int64)
+
+
+def _cross_entropy_forward(logits, target, ignore_index, label_smoothing):
+    x2, _ = _rows(logits, "logits")
+    if len(logits.shape) != 2:
+        raise ArgumentError("logits must be 2-D (rows, classes), not %s"
+                            % (tuple(logits.shape),))
+    m, n = x2.shape
+    target = _targets(x2, target)
+    if not _on_gpu(x2):
+        np = _numpy()
+        t = np.asarray(target)
+        bad = (t != ignore_index) & ((t < 0) | (t >= n))
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise ArgumentError("target[%d] is %d, outside [0, %d) and not "
+                                "ignore_index (%d)" % (row, int(t[row]), n,
+                                                        ignore_index))
+    loss = _empty(x2, (m,), _f32(x2))
+    lse = _empty(x2, (m,), _f32(x2))
+    _kernel(("cross_entropy",), x2.dtype)[_grid(x2, m)](
+        loss, lse, x2, target, _row_stride(x2), m, n, int(ignore_index),
+        float(label_smoothing))
+    return loss, lse
+
+
+def _cross_entropy_backward(dloss, logits, target, lse, ignore_index,
+                            label_smoothing):
+    x2, _ = _rows(logits, "logits")
+    m, n = x2.shape
+    dx = _empty(x2, (m, n))
+    _kernel(("cross_entropy_backward",), x2.dtype)[_grid(x2, m)](
+        dx, dloss, x2, _targets(x2, target), lse, _row_stride(x2), n, m, n,
+        int(ignore_index), float(label_smoothing))
+    return dx
+
+
+def _reduce(loss, target, ignore_index, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    count = (target != ignore_index).sum()
+    return loss.sum() / count
+
+
+# PyTorch: custom operators with fake implementations and autograd.
+
+_registered = False
+
+
+def _register_torch():
+    global _registered
+    if _registered:
+        return
+    import torch
+    from torch import Tensor
+
+    @torch.library.custom_op("tile::softmax", mutates_args=())
+    def softmax_op(x: Tensor) -> Tensor:
+        return _softmax_forward(x)
+
+    @softmax_op.register_fake
+    def _(x):
+        return torch.empty_like(x)
+
+    @torch.library.custom_op("tile::softmax_backward", mutates_args=())
+    def softmax_backward_op(y: Tensor, dy: Tensor) -> Tensor:
+        return _softmax_backward(y, dy)
+
+    @softmax_backward_op.register_fake
+    def _(y, dy):
+        return torch.empty_like(y)
+
+    def softmax_setup(ctx, inputs, output):
+        ctx.save_for_backward(output)
+
+    def softmax_grad(ctx, dy):
+        (y,) = ctx.saved_tensors
+        return softmax_backward_op(y, dy.contiguous())
+
+    softmax_op.register_autograd(softmax_grad, setup_context=softmax_setup)
+
+    @torch.library.custom_op("tile::rms_norm", mutates_args=())
+    def rms_norm_op(x: Tensor, weight: Tensor, eps: float) -> tuple[Tensor, Tensor]:
+        return _rms_norm_forward(x, weight, eps)
+
+    @rms_norm_op.register_fake
+    def _(x, weight, eps):
+        return (torch.empty_like(x),
+                x.new_empty(x.shape[:-1], dtype=torch.float32).reshape(-1))
+
+    @torch.library.custom_op("tile::rms_norm_backward", mutates_args=())
+    def rms_norm_backward_op(dy: Tensor, x: Tensor, weight: Tensor,
+                             rstd: Tensor) -> tuple[Tensor, Tensor]:
+        return _rms_norm_backward(dy, x, weight, rstd)
+
+    @rms_norm_backward_op.register_fake
+    def _(dy, x, weight, rstd):
+        return torch.empty_like(x), torch.empty_like(weight)
+
+    def rms_norm_setup(ctx, inputs, output):
+        x, weight, _ = inputs
+        ctx.save_for_backward(x, weight, output[1])
+
+    def rms_norm_grad(ctx, dy, _drstd):
+        x, weight, rstd = ctx.saved_tensors
+        dx, dw = rms_norm_backward_op(dy.contiguous(), x, weight, rstd)
+        return dx, dw, None
+
+    rms_norm_op.register_autograd(rms_norm_grad, setup_context=rms_norm_setup)
+
+    @torch.library.custom_op("tile::layer_norm", mutates_args=())
+    def layer_norm_op(x: Tensor, weight: Tensor, bias: Tensor,
+                      eps: float) -> tuple[Tensor, Tensor, Tensor]:
+        return _layer_norm_forward(x, weight, bias, eps)
+
+    @layer_norm_op.register_fake
+    def _(x, weight, bias, eps):
+        rows = x.numel() // x.shape[-1]
+        return (torch.empty_like(x),
+                x.new_empty((rows,), dtype=torch.float32),
+                x.new_empty((rows,), dtype=torch.float32))
+
+    @torch.library.custom_op("tile::layer_norm_backward", mutates_args=())
+    def layer_norm_backward_op(dy: Tensor, x: Tensor, weight: Tensor,
+                               mean: Tensor, rstd: Tensor
+                               ) -> tuple[Tensor, Tensor, Tensor]:
+        return _layer_norm_backward(dy, x, weight, mean, rstd)
+
+    @layer_norm_backward_op.register_fake
+    def _(dy, x, weight, mean, rstd):
+        return torch.empty_like(x), torch.empty_like(weight), torch.empty_like(weight)
+
+    def layer_norm_setup(ctx, inputs, output):
+        x, weight, _, _ = inputs
+        ctx.save_for_backward(x, weight, output[1], output[2])
+
+    def layer_norm_grad(ctx, dy, _dmean, _drstd):
+        x, weight, mean, rstd = ctx.saved_tensors
+        dx, dw, db = layer_norm_backward_op(dy.contiguous(), x, weight, mean, rstd)
+        return dx, dw, db, None
+
+    layer_norm_op.register_autograd(layer_norm_grad,
+                                    setup_context=layer_norm_setup)
+
+    @torch.library.custom_op("tile::cross_entropy", mutates_args=())
+    def cross_entropy_op(logits: Tensor, target: Tensor, ignore_index: int,
+                         label_smoothing: float) -> tuple[Tensor, Tensor]:
+        return _cross_entropy_forward(logits, target, ignore_index,
+                                      label_smoothing)
+
+    @cross_entropy_op.register_fake
+    def _(logits, target, ignore_index, label_smoothing):
+        rows = logits.shape[0]
+        return (logits.new_empty((rows,), dtype=torch.float32),
+                logits.new_empty((rows,), dtype=torch.float32))
+
+    @torch.library.custom_op("tile::cross_entropy_backward", mutates_args=())
+    def cross_entropy_backward_op(dloss: Tensor, logits: Tensor,
+                                  target: Tensor, lse: Tensor,
+                                  ignore_index: int,
+                                  label_smoothing: float) -> Tensor:
+        return _cross_entropy_backward(dloss, logits, target, lse,
+                                       ignore_index, label_smoothing)
+
+    @cross_entropy_backward_op.register_fake
+    def _(dloss, logits, target, lse, ignore_index, label_smoothing):
+        return torch.empty_like(logits)
+
+    def cross_entropy_setup(ctx, inputs, output):
+        logits, target, ignore_index, label_smoothing = inputs
+        ctx.save_for_backward(logits, target, output[1])
+        ctx.ignore_index = ignore_index
+        ctx.label_smoothing = label_smoothing
+
+    def cross_entropy_grad(ctx, dloss, _dlse):
+        logits, target, lse = ctx.saved_tensors
+        dx = cross_entropy_backward_op(
+            dloss.float().contiguous(), logits, target, lse, ctx.ignore_index,
+            ctx.label_smoothing)
+        return dx, None, None, None
+
+    cross_entropy_op.register_autograd(cross_entropy_grad,
+                                       setup_context=cross_entropy_setup)
+
+    global _torch_ops
+    _torch_ops = dict(softmax=softmax_op, rms_norm=rms_norm_op,
+                      layer_norm=layer_norm_op,
+                      cross_entropy=cross_entropy_op)
+    _registered = True
+
+
+_torch_ops = {}
+
+
+def _torch_op(name):
+    _register_torch()
+    return _torch_ops[name]
+
+
+# The operators.
+
+def softmax(x):
+    """softmax(x) along the last dimension (torch.softmax(x, -1))."""
+    if _is_torch(x):
+        return _torch_op("softmax")(x)
+    return _softmax_forward(x)
+
+
+def rms_norm(x, weight, eps=1e-6):
+    """x * rsqrt(mean(x^2, -1) + eps) * weight, over the last dimension
+    (torch.nn.functional.rms_norm(x, (N,), weight, eps))."""
+    if _is_torch(x):
+        return _torch_op("rms_norm")(x, weight, float(eps))[0]
+    return _rms_norm_forward(x, weight, eps)[0]
+
+
+def layer_norm(x, weight, bias, eps=1e-5):
+    """(x - mean) * rsqrt(var + eps) * weight + bias over the last dimension
+    (torch.nn.functional.layer_norm(x, (N,), weight, bias, eps))."""
+    if _is_torch(x):
+        return _torch_op("layer_norm")(x, weight, bias, float(eps))[0]
+    return _layer_norm_forward(x, weight, bias, eps)[0]
+
+
+def cross_entropy(logits, target, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    """torch.nn.functional.cross_entropy on logits [rows, classes] and
+    integer targets [rows]: per row logsumexp(x) - x[t] (with label
+    smoothing s: lse - (1 - s) x[t] - s mean(x)), 0 where t ==
+    ignore_index; reduction "mean" (over the rows not ignored), "sum" or
+    "none"."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ArgumentError("reduction must be 'mean', 'sum' or 'none', not %r"
+                            % (reduction,))
+    if not 0.0 <= float(label_smoothing) <= 1.0:
+        raise ArgumentError("label_smoothing must be in [0, 1], not %r"
+                            % (label_smoothing,))
+    if _is_torch(logits):
+        loss = _torch_op("cross_entropy")(logits, target, int(ignore_index),
+                                          float(label_smoothing))[0]
+    else:
+        loss = _cross_entropy_forward(logits, target, ignore_index,
+                                      label_smoothing)[0]
+    return _reduce(loss, target, ignore_index, reduction)
