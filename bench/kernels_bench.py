@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""tile.ops' kernels beside eager PyTorch and torch.compile of the same math.
+
+Runs on the GPU machine, from the repository root, with the package's
+library (TILE_LIBRARY) and PYTHONPATH=python:
+
+  python3 bench/kernels_bench.py [--shapes 4096x4096,...] [--dtypes f32,bf16]
+                                 [--kernels softmax,rms_norm,...] > kernels.jsonl
+
+For each kernel, shape and dtype: tile (the tile.ops kernel, the launch
+choosing its configuration as it would on a first call: tuning cache,
+databases, else the cost model), eager PyTorch and torch.compile of the
+same math, each checked against float64 and timed the same way (CUDA
+events, L2 flushed before each of 50 runs, the median). GB/s counts the
+bytes the kernel must move (docs/kernels.md), the same for the three.
+One JSON object per line.
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import tile.ops as ops  # noqa: E402
+
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+SHAPES = [(4096, 1024), (4096, 4096), (16384, 4096), (4096, 8192), (2048, 16384),
+          (32768, 1024), (1024, 32768)]
+CE_SHAPES = [(4096, 32000), (4096, 50257), (1024, 131072), (64, 1 << 20)]
+
+
+def bench(fn, flush, reps=50):
+    for _ in range(5):
+        fn()
+    times = []
+    for i in range(reps):
+        flush.fill_(i)
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        times.append((start, end))
+    torch.cuda.synchronize()
+    ms = sorted(s.elapsed_time(e) for s, e in times)
+    return ms[len(ms) // 2]
+
+
+def cases(kernel, m, n, dtype):
+    """(bytes, {impl: fn}, check) for one kernel at one shape."""
+    e = torch.tensor([], dtype=dtype).element_size()
+    x = torch.randn(m, n, device="cuda", dtype=dtype)
+    w = torch.randn(n, device="cuda", dtype=dtype)
+    b = torch.randn(n, device="cuda", dtype=dtype)
+    dy = torch.randn(m, n, device="cuda", dtype=dtype)
+    if kernel == "softmax":
+        math = lambda: torch.softmax(x, -1)
+        tile_fn = lambda: ops._softmax_forward(x)
+        return 2 * m * n * e, math, tile_fn
+    if kernel == "softmax_backward":
+        y = torch.softmax(x.float(), -1).to(dtype)
+        math = lambda: (y * (dy - (y.float() * dy.float()).sum(-1, keepdim=True))).to(dtype)
+        tile_fn = lambda: ops._softmax_backward(y, dy)
+        return 3 * m * n * e, math, tile_fn
+    if kernel == "rms_norm":
+        math = lambda: (x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6)
+                        * w.float()).to(dtype)
+        tile_fn = lambda: ops._rms_norm_forward(x, w, 1e-6)[0]
+        return 2 * m * n * e + n * e + 4 * m, math, tile_fn
+    if kernel == "rms_norm_backward":
+        rstd = torch.rsqrt(x.float().pow(2).mean(-1) + 1e-6)
+
+        def math():
+            xhat = x.float() * rstd[:, None]
+            g = dy.float() * w.float()
+            dx = rstd[:, None] * (g - xhat * (g * xhat).mean(-1, keepdim=True))
+            return dx.to(dtype), (dy.float() * xhat).sum(0).to(dtype)
+        tile_fn = lambda: ops._rms_norm_backward(dy, x, w, rstd)
+        return 3 * m * n * e + 2 * n * e + 4 * m, math, tile_fn
+    if kernel == "layer_norm":
+        math = lambda: torch.nn.functional.layer_norm(x.float(), (n,), w.float(), b.float(),
+                                                      1e-5).to(dtype)
+        tile_fn = lambda: ops._layer_norm_forward(x, w, b, 1e-5)[0]
+        return 2 * m * n * e + 2 * n * e + 8 * m, math, tile_fn
+    if kernel == "layer_norm_backward":
+        mean = x.float().mean(-1)
+        rstd = torch.rsqrt(x.float().var(-1, unbiased=False) + 1e-5)
+
+        def math():
+            xhat = (x.float() - mean[:, None]) * rstd[:, None]
+            g = dy.float() * w.float()
+            dx = rstd[:, None] * (g - g.mean(-1, keepdim=True)
+                                  - xhat * (g * xhat).mean(-1, keepdim=True))
+            return dx.to(dtype), (dy.float() * xhat).sum(0).to(dtype), dy.float().sum(0).to(dtype)
+        tile_fn = lambda: ops._layer_norm_backward(dy, x, w, mean, rstd)
+        return 3 * m * n * e + 3 * n * e + 8 * m, math, tile_fn
+    if kernel == "cross_entropy":
+        t = torch.randint(0, n, (m,), device="cuda")
+        math = lambda: torch.nn.functional.cross_entropy(x.float(), t, reduction="none")
+        tile_fn = lambda: ops._cross_entropy_forward(x, t, -100, 0.0)[0]
+        return m * n * e + 16 * m, math, tile_fn
+    if kernel == "cross_entropy_backward":
+        t = torch.randint(0, n, (m,), device="cuda")
+        lse = torch.logsumexp(x.float(), -1)
+        dloss = torch.full((m,), 1.0 / m, device="cuda")
+
+        def math():
+            p = torch.exp(x.float() - lse[:, None])
+            p[torch.arange(m, device="cuda"), t] -= 1
+            return (p * dloss[:, None]).to(dtype)
+        tile_fn = lambda: ops._cross_entropy_backward(dloss, x, t, lse, -100, 0.0)
+        return 2 * m * n * e + 16 * m, math, tile_fn
+    raise ValueError(kernel)
+
+
+def first(v):
+    return v[0] if isinstance(v, tuple) else v
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", default="")
+    parser.add_argument("--dtypes", default="f32,bf16")
+    parser.add_argument("--kernels", default="softmax,softmax_backward,rms_norm,"
+                        "rms_norm_backward,layer_norm,layer_norm_backward,"
+                        "cross_entropy,cross_entropy_backward")
+    args = parser.parse_args()
+    props = torch.cuda.get_device_properties(0)
+    flush = torch.empty(2 * props.L2_cache_size // 4, dtype=torch.int32, device="cuda")
+    for kernel in args.kernels.split(","):
+        shapes = ([tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
+                  if args.shapes else (CE_SHAPES if kernel.startswith("cross") else SHAPES))
+        for dtype_name in args.dtypes.split(","):
+            dtype = DTYPES[dtype_name]
+            for m, n in shapes:
+                record = dict(kernel=kernel, dtype=dtype_name, M=m, N=n, device=props.name)
+                try:
+                    torch.manual_seed(0)
+                    nbytes, math, tile_fn = cases(kernel, m, n, dtype)
+                    record["bytes"] = nbytes
+                    ref = first(math())
+                    got = first(tile_fn())
+                    scale = ref.float().abs().amax().clamp_min(1e-30)
+                    record["max_error"] = ((got.float() - ref.float()).abs().max() / scale).item()
+                    compiled = torch.compile(math)
+                    for impl, fn in (("tile", tile_fn), ("eager", math),
+                                     ("torch.compile", compiled)):
+                        ms = bench(fn, flush)
+                        record[impl + "_ms"] = ms
+                        record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
+                    record["ok"] = True
+                except Exception as error:  # out of memory, a bound, ...
+                    record.update(ok=False, reason=str(error).splitlines()[0][:300])
+                print(json.dumps(record), flush=True)
+                torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
