@@ -26,7 +26,9 @@ def close(got, ref, tol=2e-5):
     assert error <= tol, "max error %g" % error
 
 
-SHAPES = [(1, 1), (37, 300), (5, 3, 100), (4, 2000)]
+SHAPES = [(1, 1), (37, 300), (5, 3, 100), (4, 2000),
+          # Longer than one program holds (32768): the cluster variants.
+          (3, 40000)]
 
 
 @pytest.fixture
@@ -50,7 +52,7 @@ def test_rms_norm(shape, rng):
           reference.rms_norm(x.reshape(-1, shape[-1]), w, eps=1e-6)[0])
 
 
-@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("shape", SHAPES[:-1])
 def test_layer_norm(shape, rng):
     x = (rng.standard_normal(shape) + 3).astype(np.float32)
     w = rng.standard_normal(shape[-1]).astype(np.float32)
@@ -60,24 +62,28 @@ def test_layer_norm(shape, rng):
           1e-4)
 
 
-def test_backward_kernels(rng):
-    x = rng.standard_normal((37, 300)).astype(np.float32)
-    w = rng.standard_normal(300).astype(np.float32)
-    b = rng.standard_normal(300).astype(np.float32)
-    dy = rng.standard_normal((37, 300)).astype(np.float32)
+@pytest.mark.parametrize("shape", [(37, 300), (3, 40000)])
+def test_backward_kernels(shape, rng):
+    m, n = shape
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    dy = rng.standard_normal(shape).astype(np.float32)
     _, rstd = ops._rms_norm_forward(x, w, 1e-6)
     dx, dw = ops._rms_norm_backward(dy, x, w, rstd)
     rdx, rdw = reference.rms_norm_backward(dy, x, w, eps=1e-6)
     close(dx, rdx, 1e-4)
     close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
+    y = ops.softmax(x)
+    close(ops._softmax_backward(y, dy), reference.softmax_backward(y, dy), 1e-4)
+    if n > 32768:
+        return  # LayerNorm has no cluster variant yet
     _, mean, rstd = ops._layer_norm_forward(x, w, b, 1e-5)
     dx, dw, db = ops._layer_norm_backward(dy, x, w, mean, rstd)
     rdx, rdw, rdb = reference.layer_norm_backward(dy, x, w, eps=1e-5)
     close(dx, rdx, 1e-4)
     close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
     close(db.reshape(1, -1), rdb.reshape(1, -1), 1e-4)
-    y = ops.softmax(x)
-    close(ops._softmax_backward(y, dy), reference.softmax_backward(y, dy), 1e-4)
 
 
 @pytest.mark.parametrize("smoothing", [0.0, 0.1])

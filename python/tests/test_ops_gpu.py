@@ -23,10 +23,12 @@ import tile.ops as ops  # noqa: E402
 TOLERANCE = {torch.float32: 2e-5, torch.float16: 4e-3, torch.bfloat16: 3e-2}
 
 
-def close(got, ref, dtype):
+def close(got, ref, dtype, floor=1e-30):
+    """floor: the smallest scale, for rows whose reference is 0 (a loss or
+    gradient that cancels exactly, as at one class with label smoothing)."""
     got = got.double().reshape(-1, got.shape[-1]) if got.dim() else got.double().reshape(1, 1)
     ref = ref.double().reshape(-1, ref.shape[-1]) if ref.dim() else ref.double().reshape(1, 1)
-    scale = ref.abs().amax(dim=1, keepdim=True).clamp_min(1e-30)
+    scale = ref.abs().amax(dim=1, keepdim=True).clamp_min(floor)
     error = ((got - ref).abs() / scale).max().item()
     assert error <= TOLERANCE[dtype], "max error %g" % error
 
@@ -36,13 +38,8 @@ def reference_rms_norm(x, w, eps):
 
 
 SHAPES = [(1, 1), (37, 300), (64, 4096), (5, 3, 1000),
-          # Rows longer than one block: softmax's forward has its online and
-          # cluster variants; the norms and softmax's backward have only a
-          # row in one block yet, which does not fit the registers
-          # (issue 25, not done).
-          pytest.param((128, 20000), marks=pytest.mark.xfail(
-              strict=True, reason="no long-row variant of the backward "
-              "and norm kernels yet"))]
+          # Longer than one program holds: the cluster variants.
+          (128, 20000), (16, 131072)]
 
 
 def eps_for(shape):
@@ -85,6 +82,46 @@ def test_rms_norm_forward_backward(shape, dtype):
     close(x.grad, x64.grad, dtype)
     # dw sums over every row: its error grows with the rows' count.
     close(w.grad.reshape(1, -1), w64.grad.reshape(1, -1), dtype)
+
+
+@pytest.mark.parametrize("shape", SHAPES[:-2])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_layer_norm_forward_backward(shape, dtype):
+    torch.manual_seed(2)
+    x = (torch.randn(shape, device="cuda") + 2).to(dtype).requires_grad_()
+    w = torch.randn(shape[-1], device="cuda", dtype=dtype, requires_grad=True)
+    b = torch.randn(shape[-1], device="cuda", dtype=dtype, requires_grad=True)
+    dy = torch.randn(shape, device="cuda", dtype=dtype)
+    eps = eps_for(shape)
+    y = ops.layer_norm(x, w, b, eps=eps)
+    y.backward(dy)
+    x64, w64, b64 = (t.detach().double().requires_grad_() for t in (x, w, b))
+    y64 = torch.nn.functional.layer_norm(x64, (shape[-1],), w64, b64, eps)
+    y64.backward(dy.double())
+    close(y, y64, dtype)
+    close(x.grad, x64.grad, dtype)
+    close(w.grad.reshape(1, -1), w64.grad.reshape(1, -1), dtype)
+    close(b.grad.reshape(1, -1), b64.grad.reshape(1, -1), dtype)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (37, 1000), (64, 50257), (8, 1 << 20)])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_cross_entropy_forward_backward(shape, dtype, smoothing):
+    torch.manual_seed(3)
+    m, n = shape
+    x = (3 * torch.randn(shape, device="cuda")).to(dtype).requires_grad_()
+    t = torch.randint(0, n, (m,), device="cuda")
+    if m > 4:
+        t[::5] = -100
+    loss = ops.cross_entropy(x, t, label_smoothing=smoothing)
+    loss.backward()
+    x64 = x.detach().double().requires_grad_()
+    loss64 = torch.nn.functional.cross_entropy(x64, t, label_smoothing=smoothing)
+    loss64.backward()
+    # The loss is O(1), each row's gradient O(1 / rows): the floors.
+    close(loss.reshape(1, 1), loss64.reshape(1, 1), torch.float32, floor=1.0)
+    close(x.grad, x64.grad, dtype, floor=1.0 / m)
 
 
 def test_strided_rows_and_errors():

@@ -30,10 +30,10 @@ row. Targets outside [0, classes) other than ignore_index raise on the CPU;
 on the GPU their rows' loss (and gradient) is NaN, and nothing is read out
 of bounds.
 
-Not yet (issue 25): rows longer than one block (32768 elements) for the
-norms and the backward kernels, which need the chunked or cluster variants
-softmax's forward has; layer_norm and cross_entropy as operators (their
-kernels exist: examples/layer_norm*.mlir, examples/cross_entropy*.mlir).
+Rows longer than one program holds run on a cluster variant (a row split
+over up to 16 programs: softmax, softmax's backward, RMSNorm and its
+backward, up to 16 x 32768 elements); LayerNorm and its backward have no
+cluster variant yet (issue 25), and raise on rows of more than 32768.
 """
 
 import os
@@ -159,8 +159,9 @@ def _check_like(x, other, name, length):
     return _numpy().ascontiguousarray(other)
 
 
-# On the CPU interpreter, programs run one after the other: a few suffice.
-_CPU_PROGRAMS = 8
+# On the CPU interpreter, programs run one after the other: a few suffice,
+# a multiple of every cluster size (the cluster variants need one).
+_CPU_PROGRAMS = 16
 
 
 def _on_gpu(x):
@@ -168,8 +169,11 @@ def _on_gpu(x):
 
 
 def _programs(x, rows):
-    """At most how many programs a launch over `rows` rows of x runs."""
-    return max(1, min(rows, _MAX_PARTIAL_ROWS if _on_gpu(x) else _CPU_PROGRAMS))
+    """At most how many programs (on the GPU: clusters, for a cluster
+    variant) a launch over `rows` rows of x runs."""
+    if not _on_gpu(x):
+        return _CPU_PROGRAMS
+    return max(1, min(rows, _MAX_PARTIAL_ROWS))
 
 
 def _grid(x, rows):
@@ -177,7 +181,7 @@ def _grid(x, rows):
     most `rows`); on the CPU a grid of _programs(x, rows)."""
     if _on_gpu(x):
         return "persistent:%d" % max(1, rows)
-    return (_programs(x, rows),)
+    return (_CPU_PROGRAMS,)
 
 
 # The kernels, on arrays of rows.
@@ -198,7 +202,7 @@ def _softmax_backward(y, dy):
     dy2, _ = _rows(dy, "grad")
     m, n = y2.shape
     dx = _empty(y2, (m, n))
-    _kernel(("softmax_backward",), y2.dtype)[_grid(y2, m)](
+    _kernel(("softmax_backward", "softmax_backward_cluster"), y2.dtype)[_grid(y2, m)](
         dx, y2, dy2, _row_stride(y2), _row_stride(dy2), n, m, n)
     return dx.reshape(shape)
 
@@ -209,7 +213,7 @@ def _rms_norm_forward(x, weight, eps):
     weight = _check_like(x2, weight, "weight", n)
     y = _empty(x2, (m, n))
     rstd = _empty(x2, (m,), _f32(x2))
-    _kernel(("rms_norm",), x2.dtype)[_grid(x2, m)](
+    _kernel(("rms_norm", "rms_norm_cluster"), x2.dtype)[_grid(x2, m)](
         y, rstd, x2, weight, _row_stride(x2), n, m, n, float(eps))
     return y.reshape(shape), rstd
 
@@ -221,7 +225,7 @@ def _rms_norm_backward(dy, x, weight, rstd):
     programs = _programs(x2, m)
     dx = _empty(x2, (m, n))
     partial = _zeros(x2, (programs, n))
-    _kernel(("rms_norm_backward",), x2.dtype)[_grid(x2, programs)](
+    _kernel(("rms_norm_backward", "rms_norm_backward_cluster"), x2.dtype)[_grid(x2, programs)](
         dx, partial, dy2, x2, weight, rstd, _row_stride(x2), _row_stride(dy2),
         n, m, n)
     return dx.reshape(shape), partial.sum(0).to(x2.dtype) if _is_torch(x2) \
