@@ -31,9 +31,8 @@ on the GPU their rows' loss (and gradient) is NaN, and nothing is read out
 of bounds.
 
 Rows longer than one program holds run on a cluster variant (a row split
-over up to 16 programs: softmax, softmax's backward, RMSNorm and its
-backward, up to 16 x 32768 elements); LayerNorm and its backward have no
-cluster variant yet (issue 25), and raise on rows of more than 32768.
+over up to 16 programs, up to 16 x 32768 elements: softmax, the norms and
+their backward passes; cross-entropy loops over its rows in chunks).
 """
 
 import os
@@ -240,7 +239,7 @@ def _layer_norm_forward(x, weight, bias, eps):
     y = _empty(x2, (m, n))
     mean = _empty(x2, (m,), _f32(x2))
     rstd = _empty(x2, (m,), _f32(x2))
-    _kernel(("layer_norm",), x2.dtype)[_grid(x2, m)](
+    _kernel(("layer_norm", "layer_norm_cluster"), x2.dtype)[_grid(x2, m)](
         y, mean, rstd, x2, weight, bias, _row_stride(x2), n, m, n, float(eps))
     return y.reshape(shape), mean, rstd
 
@@ -258,7 +257,8 @@ def _layer_norm_backward(dy, x, weight, mean, rstd):
     dx = _empty(x2, (m, n))
     dw = _zeros(x2, (programs, n))
     db = _zeros(x2, (programs, n))
-    _kernel(("layer_norm_backward",), x2.dtype)[_grid(x2, programs)](
+    _kernel(("layer_norm_backward", "layer_norm_backward_cluster"),
+            x2.dtype)[_grid(x2, programs)](
         dx, dw, db, dy2, x2, weight, mean, rstd, _row_stride(x2),
         _row_stride(dy2), n, m, n)
     return dx.reshape(shape), _sum_rows(dw, x2), _sum_rows(db, x2)
