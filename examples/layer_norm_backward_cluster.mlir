@@ -68,6 +68,20 @@ tile.func @layer_norm_backward(
         : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
     %xf = tile.cast %x_in
         : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
+    %mean_ptr = tile.addptr %mean, %row : !tile.ptr<f32>, i32
+    %mu = tile.load %mean_ptr : !tile.ptr<f32>
+    %rstd_ptr = tile.addptr %rstd, %row : !tile.ptr<f32>, i32
+    %r = tile.load %rstd_ptr : !tile.ptr<f32>
+    %mu_tile = tile.splat %mu : f32 -> tensor<${BLOCK_SIZE}xf32>
+    %r_tile = tile.splat %r : f32 -> tensor<${BLOCK_SIZE}xf32>
+
+    // xhat, 0 past the row's end. The loads and the sums come in the order
+    // that keeps the fewest slices live: x is dead once xhat is made, and dy
+    // once it has gone into the sums and g.
+    %diff = arith.subf %xf, %mu_tile : tensor<${BLOCK_SIZE}xf32>
+    %xc = arith.select %mask, %diff, %zero_f
+        : tensor<${BLOCK_SIZE}xi1>, tensor<${BLOCK_SIZE}xf32>
+    %xhat = arith.mulf %xc, %r_tile : tensor<${BLOCK_SIZE}xf32>
     %dy_offset = arith.muli %row, %dy_row_stride : i32
     %dy_row = tile.addptr %dy, %dy_offset : !tile.ptr<${DTYPE}>, i32
     %dy_rows = tile.splat %dy_row
@@ -78,18 +92,12 @@ tile.func @layer_norm_backward(
         : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
     %dyf = tile.cast %dy_in
         : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
-    %mean_ptr = tile.addptr %mean, %row : !tile.ptr<f32>, i32
-    %mu = tile.load %mean_ptr : !tile.ptr<f32>
-    %rstd_ptr = tile.addptr %rstd, %row : !tile.ptr<f32>, i32
-    %r = tile.load %rstd_ptr : !tile.ptr<f32>
-    %mu_tile = tile.splat %mu : f32 -> tensor<${BLOCK_SIZE}xf32>
-    %r_tile = tile.splat %r : f32 -> tensor<${BLOCK_SIZE}xf32>
+    // dw += dy * xhat, db += dy (both 0 past the row's end).
+    %dyx = arith.mulf %dyf, %xhat : tensor<${BLOCK_SIZE}xf32>
+    %dw_next = arith.addf %dw_i, %dyx : tensor<${BLOCK_SIZE}xf32>
+    %db_next = arith.addf %db_i, %dyf : tensor<${BLOCK_SIZE}xf32>
 
-    // xhat (0 past the row's end), g, and the row's mean(g), mean(g * xhat).
-    %diff = arith.subf %xf, %mu_tile : tensor<${BLOCK_SIZE}xf32>
-    %xc = arith.select %mask, %diff, %zero_f
-        : tensor<${BLOCK_SIZE}xi1>, tensor<${BLOCK_SIZE}xf32>
-    %xhat = arith.mulf %xc, %r_tile : tensor<${BLOCK_SIZE}xf32>
+    // g, and the row's mean(g) and mean(g * xhat).
     %g = arith.mulf %dyf, %wf : tensor<${BLOCK_SIZE}xf32>
     %slice_g = tile.reduce sum %g axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
     %g_sum = tile.cluster_reduce sum %slice_g : f32
@@ -117,10 +125,6 @@ tile.func @layer_norm_backward(
     tile.store %dx_ptrs, %dx_out, %mask
         : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
 
-    // dw += dy * xhat, db += dy (both 0 past the row's end).
-    %dyx = arith.mulf %dyf, %xhat : tensor<${BLOCK_SIZE}xf32>
-    %dw_next = arith.addf %dw_i, %dyx : tensor<${BLOCK_SIZE}xf32>
-    %db_next = arith.addf %db_i, %dyf : tensor<${BLOCK_SIZE}xf32>
     scf.yield %dw_next, %db_next : tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>
   }
 
