@@ -24,28 +24,12 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import tile.ops as ops  # noqa: E402
+from tile.testing import bench  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 SHAPES = [(4096, 1024), (4096, 4096), (16384, 4096), (4096, 8192), (2048, 16384),
           (32768, 1024), (1024, 32768)]
 CE_SHAPES = [(4096, 32000), (4096, 50257), (1024, 131072), (64, 1 << 20)]
-
-
-def bench(fn, flush, reps=50):
-    for _ in range(5):
-        fn()
-    times = []
-    for i in range(reps):
-        flush.fill_(i)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        times.append((start, end))
-    torch.cuda.synchronize()
-    ms = sorted(s.elapsed_time(e) for s, e in times)
-    return ms[len(ms) // 2]
 
 
 def cases(kernel, m, n, dtype):
@@ -128,7 +112,6 @@ def main():
                         "cross_entropy,cross_entropy_backward")
     args = parser.parse_args()
     props = torch.cuda.get_device_properties(0)
-    flush = torch.empty(2 * props.L2_cache_size // 4, dtype=torch.int32, device="cuda")
     for kernel in args.kernels.split(","):
         shapes = ([tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
                   if args.shapes else (CE_SHAPES if kernel.startswith("cross") else SHAPES))
@@ -147,7 +130,7 @@ def main():
                     compiled = torch.compile(math)
                     for impl, fn in (("tile", tile_fn), ("eager", math),
                                      ("torch.compile", compiled)):
-                        ms = bench(fn, flush)
+                        ms = bench(fn, warmup=5, reps=50).median
                         record[impl + "_ms"] = ms
                         record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
                     record["ok"] = True

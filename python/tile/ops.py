@@ -217,6 +217,13 @@ def _rms_norm_forward(x, weight, eps):
     return y.reshape(shape), rstd
 
 
+def _sum_rows(partial, like):
+    """The second stage of a weight gradient: the partial rows' sum, in
+    `like`'s dtype."""
+    total = partial.sum(0)
+    return total.to(like.dtype) if _is_torch(like) else total.astype(like.dtype)
+
+
 def _rms_norm_backward(dy, x, weight, rstd):
     x2, shape = _rows(x, "x")
     dy2, _ = _rows(dy, "grad")
@@ -227,8 +234,7 @@ def _rms_norm_backward(dy, x, weight, rstd):
     _kernel(("rms_norm_backward", "rms_norm_backward_cluster"), x2.dtype)[_grid(x2, programs)](
         dx, partial, dy2, x2, weight, rstd, _row_stride(x2), _row_stride(dy2),
         n, m, n)
-    return dx.reshape(shape), partial.sum(0).to(x2.dtype) if _is_torch(x2) \
-        else partial.sum(0).astype(x2.dtype)
+    return dx.reshape(shape), _sum_rows(partial, x2)
 
 
 def _layer_norm_forward(x, weight, bias, eps):
@@ -242,11 +248,6 @@ def _layer_norm_forward(x, weight, bias, eps):
     _kernel(("layer_norm", "layer_norm_cluster"), x2.dtype)[_grid(x2, m)](
         y, mean, rstd, x2, weight, bias, _row_stride(x2), n, m, n, float(eps))
     return y.reshape(shape), mean, rstd
-
-
-def _sum_rows(partial, like):
-    total = partial.sum(0)
-    return total.to(like.dtype) if _is_torch(like) else total.astype(like.dtype)
 
 
 def _layer_norm_backward(dy, x, weight, mean, rstd):
