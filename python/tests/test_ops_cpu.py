@@ -125,3 +125,7 @@ def test_errors(rng):
         ops.softmax(np.float32(1.0))
     with pytest.raises(tile.ArgumentError, match=r"torch tensor or a NumPy array"):
         ops.softmax([1.0, 2.0])
+    with pytest.raises(tile.ArgumentError, match=r"x is float64: the kernels take float32"):
+        ops.softmax(np.zeros((2, 3)))
+    with pytest.raises(tile.ArgumentError, match=r"empty last dimension"):
+        ops.rms_norm(np.zeros((2, 0), np.float32), np.zeros(0, np.float32))

@@ -117,6 +117,9 @@ def _rows(x, name):
     n = x.shape[-1]
     if n < 1:
         raise ArgumentError("%s has an empty last dimension" % name)
+    if str(x.dtype).replace("torch.", "") not in ("float32", "float16", "bfloat16"):
+        raise ArgumentError("%s is %s: the kernels take float32, float16 or "
+                            "bfloat16" % (name, x.dtype))
     if _is_torch(x):
         if x.dim() == 2 and x.stride(1) == 1:
             return x, tuple(x.shape)
