@@ -107,18 +107,27 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="")
     parser.add_argument("--dtypes", default="f32,bf16")
+    parser.add_argument("--tile-only", action="store_true",
+                        help="time tile alone, not eager PyTorch or torch.compile")
+    parser.add_argument("--partial-rows", type=int, default=0,
+                        help="the cap on the programs of the backward norms, "
+                        "and so on their partial buffers' rows (default: "
+                        "tile.ops')")
     parser.add_argument("--kernels", default="softmax,softmax_backward,rms_norm,"
                         "rms_norm_backward,layer_norm,layer_norm_backward,"
                         "cross_entropy,cross_entropy_backward")
     args = parser.parse_args()
     props = torch.cuda.get_device_properties(0)
+    if args.partial_rows:
+        ops._MAX_PARTIAL_ROWS = args.partial_rows
     for kernel in args.kernels.split(","):
         shapes = ([tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
                   if args.shapes else (CE_SHAPES if kernel.startswith("cross") else SHAPES))
         for dtype_name in args.dtypes.split(","):
             dtype = DTYPES[dtype_name]
             for m, n in shapes:
-                record = dict(kernel=kernel, dtype=dtype_name, M=m, N=n, device=props.name)
+                record = dict(kernel=kernel, dtype=dtype_name, M=m, N=n, device=props.name,
+                              partial_rows=ops._MAX_PARTIAL_ROWS)
                 try:
                     torch.manual_seed(0)
                     nbytes, math, tile_fn = cases(kernel, m, n, dtype)
@@ -127,9 +136,10 @@ def main():
                     got = first(tile_fn())
                     scale = ref.float().abs().amax().clamp_min(1e-30)
                     record["max_error"] = ((got.float() - ref.float()).abs().max() / scale).item()
-                    compiled = torch.compile(math)
-                    for impl, fn in (("tile", tile_fn), ("eager", math),
-                                     ("torch.compile", compiled)):
+                    impls = [("tile", tile_fn)]
+                    if not args.tile_only:
+                        impls += [("eager", math), ("torch.compile", torch.compile(math))]
+                    for impl, fn in impls:
                         ms = bench(fn, warmup=5, reps=50).median
                         record[impl + "_ms"] = ms
                         record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
