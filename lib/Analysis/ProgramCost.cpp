@@ -140,10 +140,12 @@ std::optional<int64_t> Counter::scalar(Value value) {
     else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                  arith::ExtUIOp, arith::TruncIOp>(op))
       result = scalar(op->getOperand(0));
+    // The program of rank clusterRank in the first cluster: its id along
+    // x (clusters run along x) is its rank.
     else if (isa<ClusterRankOp>(op))
       result = clusterRank;
-    else if (isa<ProgramIdOp>(op))
-      result = clusterRank;
+    else if (auto id = dyn_cast<ProgramIdOp>(op))
+      result = id.getAxis() == ProgramAxis::x ? clusterRank : 0;
     else if (isa<ClusterIdOp>(op))
       result = 0;
     else if (auto num = dyn_cast<NumProgramsOp>(op))
