@@ -227,17 +227,26 @@ def _sum_rows(partial, like):
     return total.to(like.dtype) if _is_torch(like) else total.astype(like.dtype)
 
 
-def _rms_norm_backward(dy, x, weight, rstd):
+def _norm_backward(names, partials, dy, x, *saved):
+    """A norm's backward kernels `names` on dy and x: dx, and `partials`
+    weight gradients summed in two stages (a [programs, N] f32 buffer each,
+    the kernel's arguments after dx, then their rows' sum). `saved`: the
+    weight and the forward pass's statistics, as the kernels take them."""
     x2, shape = _rows(x, "x")
     dy2, _ = _rows(dy, "grad")
     m, n = x2.shape
     programs = _programs(x2, m)
     dx = _empty(x2, (m, n))
-    partial = _zeros(x2, (programs, n))
-    _kernel(("rms_norm_backward", "rms_norm_backward_cluster"), x2.dtype)[_grid(x2, programs)](
-        dx, partial, dy2, x2, weight, rstd, _row_stride(x2), _row_stride(dy2),
+    buffers = [_zeros(x2, (programs, n)) for _ in range(partials)]
+    _kernel(names, x2.dtype)[_grid(x2, programs)](
+        dx, *buffers, dy2, x2, *saved, _row_stride(x2), _row_stride(dy2),
         n, m, n)
-    return dx.reshape(shape), _sum_rows(partial, x2)
+    return (dx.reshape(shape),) + tuple(_sum_rows(b, x2) for b in buffers)
+
+
+def _rms_norm_backward(dy, x, weight, rstd):
+    return _norm_backward(("rms_norm_backward", "rms_norm_backward_cluster"),
+                          1, dy, x, weight, rstd)
 
 
 def _layer_norm_forward(x, weight, bias, eps):
@@ -254,18 +263,8 @@ def _layer_norm_forward(x, weight, bias, eps):
 
 
 def _layer_norm_backward(dy, x, weight, mean, rstd):
-    x2, shape = _rows(x, "x")
-    dy2, _ = _rows(dy, "grad")
-    m, n = x2.shape
-    programs = _programs(x2, m)
-    dx = _empty(x2, (m, n))
-    dw = _zeros(x2, (programs, n))
-    db = _zeros(x2, (programs, n))
-    _kernel(("layer_norm_backward", "layer_norm_backward_cluster"),
-            x2.dtype)[_grid(x2, programs)](
-        dx, dw, db, dy2, x2, weight, mean, rstd, _row_stride(x2),
-        _row_stride(dy2), n, m, n)
-    return dx.reshape(shape), _sum_rows(dw, x2), _sum_rows(db, x2)
+    return _norm_backward(("layer_norm_backward", "layer_norm_backward_cluster"),
+                          2, dy, x, weight, mean, rstd)
 
 
 def _targets(logits, target):
