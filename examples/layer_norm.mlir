@@ -19,6 +19,7 @@
 // tile.param ROWS = 1 in 1, 2, 4, 8, 16
 // tile.param BLOCK_SIZE = 1024 in 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16, 32
+// tile.param NUM_STAGES = 2 in 1, 2
 // tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @layer_norm(
@@ -165,6 +166,6 @@ tile.func @layer_norm(
           tensor<${ROWS}x${BLOCK_SIZE}xi32>
     tile.store %y_ptrs, %y_out, %mask
         : tensor<${ROWS}x${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

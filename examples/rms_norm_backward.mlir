@@ -15,6 +15,7 @@
 // tile.param ROWS = 1 in 1, 2, 4, 8, 16
 // tile.param BLOCK_SIZE = 1024 in 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16, 32
+// tile.param NUM_STAGES = 2 in 1, 2
 // tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @rms_norm_backward(
@@ -153,7 +154,7 @@ tile.func @rms_norm_backward(
     %dyx = arith.mulf %dyf, %xhat : tensor<${ROWS}x${BLOCK_SIZE}xf32>
     %dw_next = arith.addf %dw_i, %dyx : tensor<${ROWS}x${BLOCK_SIZE}xf32>
     scf.yield %dw_next : tensor<${ROWS}x${BLOCK_SIZE}xf32>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
 
   // This program's row of dw_partial.
   %dw = tile.reduce sum %dw_acc axis 0
