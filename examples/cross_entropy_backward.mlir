@@ -19,8 +19,11 @@
 // Bounds: offsets are i32, so n_rows * x_row_stride and n_rows *
 // dx_row_stride must stay below 2^31.
 //
-// One row per step of a persistent loop over rows; logits loaded as DTYPE,
-// computed in f32, dx stored as DTYPE. NUM_STAGES pipelines the chunk loop.
+// One row per step of a persistent loop over rows, on a grid (P, Q): the
+// Q programs along y take every Q-th chunk of the row each (Q = 1 on a
+// persistent grid; tile.ops asks for Q > 1 when the rows are fewer than
+// the SMs and long). Logits loaded as DTYPE, computed in f32, dx stored as
+// DTYPE. NUM_STAGES pipelines the chunk loop.
 //
 // Bytes it must move: x read and dx written (M x V x DTYPE each), t, dloss
 // and lse read (M x 8, M x 4, M x 4).
@@ -40,11 +43,15 @@ tile.func @cross_entropy_backward(
     %ignore_index: i64, %label_smoothing: f32)
     attributes {tile.num_warps = ${NUM_WARPS} : i32} {
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
   %c_minus1 = arith.constant -1 : i32
   %block = arith.constant ${BLOCK_SIZE} : i32
   %row_start = tile.program_id x : i32
   %row_step = tile.num_programs x : i32
+  // A grid of more than one program along y splits each row's chunks:
+  // program (p, q) of a grid (P, Q) takes chunks q, q + Q, ... of rows p,
+  // p + P, ... (rows fewer than the GPU's SMs still fill it).
+  %split = tile.program_id y : i32
+  %n_splits = tile.num_programs y : i32
   %n_chunks = arith.ceildivsi %n_cols, %block : i32
   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
   %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
@@ -101,7 +108,7 @@ tile.func @cross_entropy_backward(
     %not_ignored = arith.cmpi ne, %t, %ignore_index : i64
     %read_tile = tile.splat %not_ignored : i1 -> tensor<${BLOCK_SIZE}xi1>
 
-    scf.for %i = %c0 to %n_chunks step %c1 : i32 {
+    scf.for %i = %split to %n_chunks step %n_splits : i32 {
       %start = arith.muli %i, %block : i32
       %start_tile = tile.splat %start : i32 -> tensor<${BLOCK_SIZE}xi32>
       %idx = arith.addi %cols, %start_tile : tensor<${BLOCK_SIZE}xi32>

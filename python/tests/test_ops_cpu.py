@@ -105,6 +105,28 @@ def test_cross_entropy(smoothing, reduction, rng):
                                            label_smoothing=smoothing), 1e-4)
 
 
+@pytest.mark.parametrize("splits", [3, 7])
+def test_cross_entropy_split(splits, rng, monkeypatch):
+    # The split path (a partial kernel on a grid (rows, Q), the combine, the
+    # backward on the same grid), as the GPU takes it for few long rows;
+    # with 7 parts of a row of 2 chunks, 5 parts see nothing. Row 4's first
+    # chunk is all -inf (no smoothing: its mean would make the loss inf).
+    monkeypatch.setattr(ops, "_CPU_SPLITS", splits)
+    x = (3 * rng.standard_normal((13, 5000))).astype(np.float32)
+    x[4, :4096] = -np.inf
+    t = rng.integers(0, 5000, 13)
+    t[2] = -100
+    t[4] = 4500
+    loss, lse = ops._cross_entropy_forward(x, t, -100, 0.0)
+    ref_loss, ref_lse = reference.cross_entropy(x, t, label_smoothing=0.0)[:2]
+    close(np.reshape(loss, (1, -1)), np.reshape(ref_loss, (1, -1)))
+    close(np.reshape(lse, (1, -1)), np.reshape(ref_lse, (1, -1)))
+    dloss = rng.standard_normal(13).astype(np.float32)
+    close(ops._cross_entropy_backward(dloss, x, t, lse, -100, 0.0),
+          reference.cross_entropy_backward(dloss, x, t, ignore_index=-100,
+                                           label_smoothing=0.0), 1e-4)
+
+
 def test_errors(rng):
     x = rng.standard_normal((4, 10)).astype(np.float32)
     with pytest.raises(tile.ArgumentError, match=r"weight must have shape \(10,\)"):

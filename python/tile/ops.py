@@ -32,7 +32,9 @@ of bounds.
 
 Rows longer than one program holds run on a cluster variant (a row split
 over up to 16 programs, up to 16 x 32768 elements: softmax, the norms and
-their backward passes; cross-entropy loops over its rows in chunks).
+their backward passes; cross-entropy loops over its rows in chunks, and
+splits rows too few to fill the GPU over several programs each: a partial
+kernel and a combine, each logit still read once).
 """
 
 import os
@@ -290,6 +292,29 @@ def _targets(logits, target):
     return np.ascontiguousarray(target, dtype=np.int64)
 
 
+# Rows too few to fill the GPU and long are split: the Q programs along y of
+# a grid (rows, Q) share each row's chunks (cross_entropy_partial.mlir and
+# cross_entropy_backward.mlir), then cross_entropy_combine.mlir merges the
+# forward pass's Q partials per row. Q aims at _SPLIT_PROGRAMS_PER_SM
+# programs per SM, each of at least _SPLIT_MIN_COLUMNS columns, at most
+# _MAX_SPLITS parts (the combine's widest tile). On the CPU interpreter
+# rows are not split unless a test sets _CPU_SPLITS.
+_SPLIT_PROGRAMS_PER_SM = 4
+_SPLIT_MIN_COLUMNS = 8192
+_MAX_SPLITS = 256
+_CPU_SPLITS = 1
+
+
+def _splits(x, rows, columns):
+    """Q, the programs that share each row (1: the one-pass kernels)."""
+    if not _on_gpu(x):
+        return max(1, min(_CPU_SPLITS, _MAX_SPLITS))
+    import torch
+    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+    want = -(-_SPLIT_PROGRAMS_PER_SM * sms // max(1, rows))
+    return max(1, min(_MAX_SPLITS, want, columns // _SPLIT_MIN_COLUMNS))
+
+
 def _cross_entropy_forward(logits, target, ignore_index, label_smoothing):
     x2, _ = _rows(logits, "logits")
     if len(logits.shape) != 2:
@@ -308,9 +333,18 @@ def _cross_entropy_forward(logits, target, ignore_index, label_smoothing):
                                                         ignore_index))
     loss = _empty(x2, (m,), _f32(x2))
     lse = _empty(x2, (m,), _f32(x2))
-    _kernel(("cross_entropy",), x2.dtype)[_grid(x2, m)](
-        loss, lse, x2, target, _row_stride(x2), m, n, int(ignore_index),
-        float(label_smoothing))
+    q = _splits(x2, m, n)
+    if q == 1:
+        _kernel(("cross_entropy",), x2.dtype)[_grid(x2, m)](
+            loss, lse, x2, target, _row_stride(x2), m, n, int(ignore_index),
+            float(label_smoothing))
+        return loss, lse
+    parts = [_empty(x2, (m, q), _f32(x2)) for _ in range(3)]
+    _kernel(("cross_entropy_partial",), x2.dtype)[(m, q)](
+        *parts, x2, _row_stride(x2), m, n)
+    _kernel(("cross_entropy_combine",), x2.dtype)[_grid(x2, m)](
+        loss, lse, *parts, x2, target, _row_stride(x2), m, n, q,
+        int(ignore_index), float(label_smoothing))
     return loss, lse
 
 
@@ -319,7 +353,9 @@ def _cross_entropy_backward(dloss, logits, target, lse, ignore_index,
     x2, _ = _rows(logits, "logits")
     m, n = x2.shape
     dx = _empty(x2, (m, n))
-    _kernel(("cross_entropy_backward",), x2.dtype)[_grid(x2, m)](
+    q = _splits(x2, m, n)
+    grid = _grid(x2, m) if q == 1 else (m, q)
+    _kernel(("cross_entropy_backward",), x2.dtype)[grid](
         dx, dloss, x2, _targets(x2, target), lse, _row_stride(x2), n, m, n,
         int(ignore_index), float(label_smoothing))
     return dx
