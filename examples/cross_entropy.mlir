@@ -9,10 +9,13 @@
 // ignore_index=ignore_index, label_smoothing=s). The smoothing term is left
 // out when s = 0 (torch does not compute it then, and s * mean would be NaN
 // for a row holding -inf). Rows are walked in chunks of BLOCK_SIZE columns,
-// as online_softmax.mlir's first pass does: a running max m and sum of
-// exponentials per lane, rescaled when the max grows, and a running sum of
-// x for the mean; the lanes are merged after the row's last chunk, so V
-// has no bound but i32 (rows of 2^20 classes take 2^20 / BLOCK_SIZE
+// with a running max m of the row (each chunk's max, one reduction over the
+// block) and a sum of exponentials per lane relative to it, rescaled when
+// the max grows (one exponential per chunk: with a max per lane, as
+// online_softmax.mlir keeps, the rescale costs a second exponential per
+// element, and bf16 rows ran at half the copy bandwidth), and a running
+// sum of x for the mean; the lanes are summed after the row's last chunk,
+// so V has no bound but i32 (rows of 2^20 classes take 2^20 / BLOCK_SIZE
 // chunks). The target's logit is one scalar load, x[row, t].
 //
 // Targets:
@@ -60,6 +63,7 @@ tile.func @cross_entropy(
   %neg_inf_in = tile.cast %neg_inf
       : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
   %zeros = arith.constant dense<0.0> : tensor<${BLOCK_SIZE}xf32>
+  %neg_inf_1 = arith.constant 0xFF800000 : f32
 
   // Scalars of every row: the class count as i64 (targets are i64) and as
   // f32, 1 - s, s / V, and whether the smoothing term is there at all.
@@ -98,9 +102,8 @@ tile.func @cross_entropy(
     // Per lane: running max m, sum of exponentials s (rescaled as m grows,
     // see online_softmax.mlir), and sum of x (0 on lanes past the row).
     %m, %s, %xs = scf.for %i = %c0 to %n_chunks step %c1
-        iter_args(%m_i = %neg_inf, %s_i = %zeros, %xs_i = %zeros)
-        -> (tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>,
-            tensor<${BLOCK_SIZE}xf32>) : i32 {
+        iter_args(%m_i = %neg_inf_1, %s_i = %zeros, %xs_i = %zeros)
+        -> (f32, tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>) : i32 {
       %start = arith.muli %i, %block : i32
       %start_tile = tile.splat %start : i32 -> tensor<${BLOCK_SIZE}xi32>
       %idx = arith.addi %cols, %start_tile : tensor<${BLOCK_SIZE}xi32>
@@ -111,37 +114,37 @@ tile.func @cross_entropy(
           : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
       %xv = tile.cast %x_in
           : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
-      %m_new = arith.maximumf %m_i, %xv : tensor<${BLOCK_SIZE}xf32>
-      // Where the lane's max is still -inf, subtract 0 instead: every
-      // exponential is then exp(-inf) = 0 rather than exp(NaN).
-      %unset = arith.cmpf oeq, %m_new, %neg_inf : tensor<${BLOCK_SIZE}xf32>
-      %m_safe = arith.select %unset, %zeros, %m_new
-          : tensor<${BLOCK_SIZE}xi1>, tensor<${BLOCK_SIZE}xf32>
-      %old = arith.subf %m_i, %m_safe : tensor<${BLOCK_SIZE}xf32>
-      %alpha = tile.exp %old : tensor<${BLOCK_SIZE}xf32>
-      %scaled = arith.mulf %s_i, %alpha : tensor<${BLOCK_SIZE}xf32>
-      %shifted = arith.subf %xv, %m_safe : tensor<${BLOCK_SIZE}xf32>
+      // The chunk's max, one reduction over the block: the running sum
+      // is rescaled by one exponential per chunk, not one per element.
+      %chunk_max = tile.reduce max %xv axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+      %m_new = arith.maximumf %m_i, %chunk_max : f32
+      // Where the max is still -inf, subtract 0 instead: every exponential
+      // is then exp(-inf) = 0 rather than exp(NaN).
+      %unset = arith.cmpf oeq, %m_new, %neg_inf_1 : f32
+      %m_safe = arith.select %unset, %zero, %m_new : f32
+      %old = arith.subf %m_i, %m_safe : f32
+      %alpha = math.exp %old : f32
+      %alpha_tile = tile.splat %alpha : f32 -> tensor<${BLOCK_SIZE}xf32>
+      %scaled = arith.mulf %s_i, %alpha_tile : tensor<${BLOCK_SIZE}xf32>
+      %m_tile = tile.splat %m_safe : f32 -> tensor<${BLOCK_SIZE}xf32>
+      %shifted = arith.subf %xv, %m_tile : tensor<${BLOCK_SIZE}xf32>
       %p = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
       %s_new = arith.addf %scaled, %p : tensor<${BLOCK_SIZE}xf32>
       %x_or_0 = arith.select %mask, %xv, %zeros
           : tensor<${BLOCK_SIZE}xi1>, tensor<${BLOCK_SIZE}xf32>
       %xs_new = arith.addf %xs_i, %x_or_0 : tensor<${BLOCK_SIZE}xf32>
       scf.yield %m_new, %s_new, %xs_new
-          : tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>,
-            tensor<${BLOCK_SIZE}xf32>
+          : f32, tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>
     } {tile.num_stages = ${NUM_STAGES} : i32}
 
-    // Merge the lanes: M = max(m), S = sum(s * exp(m - M)), lse = M +
-    // log(S). A row of -inf, or with +inf or NaN, gives NaN, as torch's
-    // log_softmax does.
-    %max = tile.reduce max %m axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %max_tile = tile.splat %max : f32 -> tensor<${BLOCK_SIZE}xf32>
-    %diff = arith.subf %m, %max_tile : tensor<${BLOCK_SIZE}xf32>
-    %rescale = tile.exp %diff : tensor<${BLOCK_SIZE}xf32>
-    %lane_sums = arith.mulf %s, %rescale : tensor<${BLOCK_SIZE}xf32>
-    %sum = tile.reduce sum %lane_sums axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+    // lse = m + log(sum of the lanes' s), all relative to the row's max m.
+    // A row of -inf (m = -inf), or with +inf or NaN (a NaN sum), gives
+    // NaN, as torch's log_softmax does.
+    %sum = tile.reduce sum %s axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
     %log_sum = math.log %sum : f32
-    %row_lse = arith.addf %max, %log_sum : f32
+    %lse_or_inf = arith.addf %m, %log_sum : f32
+    %all_neg_inf = arith.cmpf oeq, %m, %neg_inf_1 : f32
+    %row_lse = arith.select %all_neg_inf, %nan, %lse_or_inf : f32
 
     // loss = lse - (1 - s) * x_t - s * mean(x); NaN for a target out of
     // range, 0 for an ignored one.

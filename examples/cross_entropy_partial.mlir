@@ -11,7 +11,7 @@
 //
 // cross_entropy_combine.mlir then merges each row's Q partials into lse
 // and the loss. Each logit is read once, as in cross_entropy.mlir, whose
-// chunk loop this is (see there for the running max and sum per lane).
+// chunk loop this is (see there for the running max and the sums per lane).
 // A part whose lanes all stayed -inf sums 0 rather than exp(-inf - -inf):
 // the row's other parts must not see a NaN for it (a row all -inf still
 // gives NaN, in the combine, as cross_entropy.mlir does).
@@ -56,9 +56,8 @@ tile.func @cross_entropy_partial(
         : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
 
     %m, %s, %xs = scf.for %i = %split to %n_chunks step %n_splits
-        iter_args(%m_i = %neg_inf, %s_i = %zeros, %xs_i = %zeros)
-        -> (tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>,
-            tensor<${BLOCK_SIZE}xf32>) : i32 {
+        iter_args(%m_i = %neg_inf_1, %s_i = %zeros, %xs_i = %zeros)
+        -> (f32, tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>) : i32 {
       %start = arith.muli %i, %block : i32
       %start_tile = tile.splat %start : i32 -> tensor<${BLOCK_SIZE}xi32>
       %idx = arith.addi %cols, %start_tile : tensor<${BLOCK_SIZE}xi32>
@@ -69,40 +68,38 @@ tile.func @cross_entropy_partial(
           : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
       %xv = tile.cast %x_in
           : tensor<${BLOCK_SIZE}x${DTYPE}> to tensor<${BLOCK_SIZE}xf32>
-      %m_new = arith.maximumf %m_i, %xv : tensor<${BLOCK_SIZE}xf32>
-      %unset = arith.cmpf oeq, %m_new, %neg_inf : tensor<${BLOCK_SIZE}xf32>
-      %m_safe = arith.select %unset, %zeros, %m_new
-          : tensor<${BLOCK_SIZE}xi1>, tensor<${BLOCK_SIZE}xf32>
-      %old = arith.subf %m_i, %m_safe : tensor<${BLOCK_SIZE}xf32>
-      %alpha = tile.exp %old : tensor<${BLOCK_SIZE}xf32>
-      %scaled = arith.mulf %s_i, %alpha : tensor<${BLOCK_SIZE}xf32>
-      %shifted = arith.subf %xv, %m_safe : tensor<${BLOCK_SIZE}xf32>
+      // The chunk's max, one reduction over the block: the running sum
+      // is rescaled by one exponential per chunk, not one per element.
+      %chunk_max = tile.reduce max %xv axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+      %m_new = arith.maximumf %m_i, %chunk_max : f32
+      // Where the max is still -inf, subtract 0 instead: every exponential
+      // is then exp(-inf) = 0 rather than exp(NaN).
+      %unset = arith.cmpf oeq, %m_new, %neg_inf_1 : f32
+      %m_safe = arith.select %unset, %zero, %m_new : f32
+      %old = arith.subf %m_i, %m_safe : f32
+      %alpha = math.exp %old : f32
+      %alpha_tile = tile.splat %alpha : f32 -> tensor<${BLOCK_SIZE}xf32>
+      %scaled = arith.mulf %s_i, %alpha_tile : tensor<${BLOCK_SIZE}xf32>
+      %m_tile = tile.splat %m_safe : f32 -> tensor<${BLOCK_SIZE}xf32>
+      %shifted = arith.subf %xv, %m_tile : tensor<${BLOCK_SIZE}xf32>
       %p = tile.exp %shifted : tensor<${BLOCK_SIZE}xf32>
       %s_new = arith.addf %scaled, %p : tensor<${BLOCK_SIZE}xf32>
       %x_or_0 = arith.select %mask, %xv, %zeros
           : tensor<${BLOCK_SIZE}xi1>, tensor<${BLOCK_SIZE}xf32>
       %xs_new = arith.addf %xs_i, %x_or_0 : tensor<${BLOCK_SIZE}xf32>
       scf.yield %m_new, %s_new, %xs_new
-          : tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>,
-            tensor<${BLOCK_SIZE}xf32>
+          : f32, tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>
     } {tile.num_stages = ${NUM_STAGES} : i32}
 
-    // This part's max and its lanes' sums rescaled to it; where the max is
-    // -inf (every lane -inf, or no chunk at all), a sum of 0.
-    %max = tile.reduce max %m axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %none = arith.cmpf oeq, %max, %neg_inf_1 : f32
-    %max_safe = arith.select %none, %zero, %max : f32
-    %max_tile = tile.splat %max_safe : f32 -> tensor<${BLOCK_SIZE}xf32>
-    %diff = arith.subf %m, %max_tile : tensor<${BLOCK_SIZE}xf32>
-    %rescale = tile.exp %diff : tensor<${BLOCK_SIZE}xf32>
-    %lane_sums = arith.mulf %s, %rescale : tensor<${BLOCK_SIZE}xf32>
-    %sum = tile.reduce sum %lane_sums axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
+    // This part's max and the sum of its lanes' exponentials, relative to
+    // it (0 where the max is -inf: every lane -inf, or no chunk at all).
+    %sum = tile.reduce sum %s axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
     %x_sum = tile.reduce sum %xs axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
 
     %slot_row = arith.muli %row, %n_splits : i32
     %slot = arith.addi %slot_row, %split : i32
     %max_ptr = tile.addptr %part_max, %slot : !tile.ptr<f32>, i32
-    tile.store %max_ptr, %max : !tile.ptr<f32>
+    tile.store %max_ptr, %m : !tile.ptr<f32>
     %sum_ptr = tile.addptr %part_sum, %slot : !tile.ptr<f32>, i32
     tile.store %sum_ptr, %sum : !tile.ptr<f32>
     %xs_ptr = tile.addptr %part_xs, %slot : !tile.ptr<f32>, i32

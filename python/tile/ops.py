@@ -45,8 +45,14 @@ from ._kernel import load
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # The weight gradients are summed in two stages: each program of a
 # persistent grid sums its rows into a row of a [programs, N] f32 buffer,
-# then the rows are summed. The grid holds at most this many programs.
-_MAX_PARTIAL_ROWS = 1024
+# then the rows written are summed. The grid holds at most this many
+# programs per SM: each one more adds 8N bytes to move (its row written,
+# then read). On the H100, caps of 264, 528 and 1024 programs ran within 1%
+# of one another at 4096 to 16384 rows (run 28c, CUDA-graph times: the
+# grid's occupancy, not the cap, bounded them). _MAX_PARTIAL_ROWS, where
+# set, caps the programs instead.
+_PARTIAL_PROGRAMS_PER_SM = 2
+_MAX_PARTIAL_ROWS = 0
 
 
 def _kernels_dir():
@@ -174,10 +180,17 @@ def _on_gpu(x):
 
 def _programs(x, rows):
     """At most how many programs (on the GPU: clusters, for a cluster
-    variant) a launch over `rows` rows of x runs."""
+    variant) a launch over `rows` rows of x runs: on the GPU,
+    _PARTIAL_PROGRAMS_PER_SM per SM (or _MAX_PARTIAL_ROWS where a caller
+    sets it)."""
     if not _on_gpu(x):
         return _CPU_PROGRAMS
-    return max(1, min(rows, _MAX_PARTIAL_ROWS))
+    cap = _MAX_PARTIAL_ROWS
+    if not cap:
+        import torch
+        sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+        cap = _PARTIAL_PROGRAMS_PER_SM * sms
+    return max(1, min(rows, cap))
 
 
 def _grid(x, rows):
@@ -233,17 +246,42 @@ def _norm_backward(names, partials, dy, x, *saved):
     """A norm's backward kernels `names` on dy and x: dx, and `partials`
     weight gradients summed in two stages (a [programs, N] f32 buffer each,
     the kernel's arguments after dx, then their rows' sum). `saved`: the
-    weight and the forward pass's statistics, as the kernels take them."""
+    weight and the forward pass's statistics, as the kernels take them.
+
+    Every program (every cluster, in the cluster variant) writes its row of
+    the buffers, so on the GPU, once the launch's grid is known (the fast
+    path's entry holds it, from the second call of a shape on), the buffers
+    are left unzeroed and only the rows written are summed."""
     x2, shape = _rows(x, "x")
     dy2, _ = _rows(dy, "grad")
     m, n = x2.shape
-    programs = _programs(x2, m)
+    cap = _programs(x2, m)
     dx = _empty(x2, (m, n))
-    buffers = [_zeros(x2, (programs, n)) for _ in range(partials)]
-    _kernel(names, x2.dtype)[_grid(x2, programs)](
-        dx, *buffers, dy2, x2, *saved, _row_stride(x2), _row_stride(dy2),
-        n, m, n)
-    return (dx.reshape(shape),) + tuple(_sum_rows(b, x2) for b in buffers)
+    kernel = _kernel(names, x2.dtype)
+    grid = _grid(x2, cap)
+    buffers = [_empty(x2, (cap, n), _f32(x2)) for _ in range(partials)]
+    args = (dx, *buffers, dy2, x2, *saved, _row_stride(x2), _row_stride(dy2),
+            n, m, n)
+    rows = _rows_written(kernel, grid, args) if _on_gpu(x2) else None
+    if rows is None:
+        for buffer in buffers:
+            buffer[...] = 0
+        rows = cap
+    kernel[grid](*args)
+    return (dx.reshape(shape),) + tuple(_sum_rows(b[:rows], x2) for b in buffers)
+
+
+def _rows_written(kernel, grid, args):
+    """The rows of the partial buffers that a launch of `kernel` on `grid`
+    writes (its programs, or its clusters), where the fast path has the
+    launch prepared already; else None."""
+    try:
+        entry = kernel._fast_cache.get(kernel._key(grid, args))
+    except Exception:
+        return None
+    if entry is None or entry.grid is None:
+        return None
+    return entry.grid[0] // max(1, entry.function.cluster_size)
 
 
 def _rms_norm_backward(dy, x, weight, rstd):

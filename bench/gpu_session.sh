@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One device call of this session's GPU work (from the repository root on
+# the GPU machine, the bundle in dist/tile-gpu with its src/ synced to the
+# working tree): the steps named on the command line, each writing under
+# /tmp/o, which is packed into $OUT/results.tar.xz at the end (the device
+# returns at most 8 files).
+#
+#   suite     the GPU tests, compute-sanitizer and 300 random kernels
+#   kernels-old-new
+#             bench/kernels_bench.py --tile-only at its shapes, with the
+#             kernels of dist/tile-gpu/old-examples and then the current ones
+#   kernels   bench/kernels_bench.py (tile, eager, torch.compile) at
+#             $KERNEL_SHAPES / $KERNELS
+#   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
+#   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
+#             database) into /tmp/o/i27
+set -uo pipefail
+o=/tmp/o
+mkdir -p $o /tmp/lib
+export PYTHONUNBUFFERED=1
+python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/lib/libtile-c.so.xz'),open('/tmp/lib/libtile-c.so','wb'))"
+export TILE_LIBRARY=/tmp/lib/libtile-c.so PYTHONPATH=dist/tile-gpu/src/python
+nvidia-smi > $o/env.log 2>&1; python3 -c "import torch,triton;print(torch.__version__,triton.__version__)" >> $o/env.log 2>&1
+for step in "$@"; do
+  echo "== $step $(date -u +%H:%M:%S)"
+  case "$step" in
+  suite)
+    OUT=$o/suite TILE_DIFFTEST_COUNT=300 TILE_DIFFTEST_SANITIZE=20 \
+      timeout 420 bash dist/tile-gpu/run-gpu-tests.sh tests sanitizer difftest > $o/suite-stdout.log 2>&1
+    echo "suite rc=$?" ;;
+  kernels-old-new)
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/old-examples timeout ${OLDNEW_SECONDS:-110} python3 bench/kernels_bench.py --tile-only --dtypes ${OLDNEW_DTYPES:-bf16} \
+      ${KERNELS:+--kernels $KERNELS} > $o/kernels-old.jsonl 2> $o/kernels-old.err
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${OLDNEW_SECONDS:-110} python3 bench/kernels_bench.py --tile-only --dtypes ${OLDNEW_DTYPES:-bf16} \
+      ${KERNELS:+--kernels $KERNELS} > $o/kernels-new.jsonl 2> $o/kernels-new.err
+    echo "old-new done" ;;
+  kernels)
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py \
+      ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} > $o/kernels.jsonl 2> $o/kernels.err
+    echo "kernels done" ;;
+  overhead)
+    timeout ${OVERHEAD_SECONDS:-200} python3 bench/ops_overhead.py ${OVERHEAD_SHAPES:+--shapes $OVERHEAD_SHAPES} \
+      ${OVERHEAD_KERNELS:+--kernels $OVERHEAD_KERNELS} ${OVERHEAD_DTYPES:+--dtypes $OVERHEAD_DTYPES} \
+      ${OVERHEAD_CAPS:+--partial-rows $OVERHEAD_CAPS} \
+      > $o/overhead.jsonl 2> $o/overhead.err
+    echo "overhead done" ;;
+  i27-*)
+    OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1
+    echo "$step rc=$?" ;;
+  esac
+done
+tar cJf $OUT/results.tar.xz -C /tmp o
+ls -la $OUT
