@@ -70,7 +70,13 @@ def estimates(tool, dtype, m, n):
         match = LINE.match(line)
         if match:
             us = float(match.group(4)) if match.group(4) else math.inf
-            result[match.group(1) + ": " + match.group(2)] = us
+            # As isRankedBefore (CostModel.h) orders equal estimates: more
+            # blocks per SM guaranteed by MIN_BLOCKS_PER_SM first.
+            asked = re.search(r"MIN_BLOCKS_PER_SM=(\d+)", match.group(2))
+            fits = re.search(r"(\d+) per SM", line)
+            guaranteed = min(int(asked.group(1)) if asked else 1,
+                             int(fits.group(1)) if fits else 1)
+            result[match.group(1) + ": " + match.group(2)] = (us, -guaranteed)
     return result
 
 
@@ -146,7 +152,7 @@ def main():
             if not joined:
                 continue
             best = min(ms for _, _, ms in joined)
-            joined.sort(key=lambda row: (row[0], row[1]))
+            joined.sort(key=lambda row: (row[0], row[1]))  # estimate, rank, label
             ratios = {"model": joined[0][2] / best}
             label = fitted.get((dtype, m, n))
             times = {modeled: ms for _, modeled, ms in joined}

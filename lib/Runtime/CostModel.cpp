@@ -56,6 +56,13 @@ int64_t GpuModel::getClustersThatFit(int64_t cluster,
   return gpcs * (slotsPerGpc / cluster);
 }
 
+bool mlir::tile::isRankedBefore(const LaunchEstimate &a,
+                                const LaunchEstimate &b) {
+  if (a.seconds != b.seconds)
+    return a.seconds < b.seconds;
+  return a.guaranteedBlocksPerSM > b.guaranteedBlocksPerSM;
+}
+
 std::string LaunchEstimate::str() const {
   if (spills)
     return llvm::formatv("spills ({0} regs by the estimate)", registers);
@@ -162,6 +169,7 @@ mlir::tile::estimateLaunch(const KernelSource &source,
                    int64_t(gpu.maxBlocksPerMultiprocessor)})));
   if (estimate.blocksPerSM == 0)
     estimate.spills = true;
+  estimate.guaranteedBlocksPerSM = std::min(minBlocks, estimate.blocksPerSM);
 
   // The grid: explicit, or persistent at the estimated occupancy.
   std::array<int64_t, 3> sizes = {1, 1, 1};

@@ -239,7 +239,7 @@ mlir::tile::chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
       }
       std::optional<ModelChoice> &best = results[item];
       if (estimate->spills ||
-          (best && estimate->seconds >= best->estimate.seconds))
+          (best && !isRankedBefore(*estimate, best->estimate)))
         continue;
       TuneConfig chosen = config;
       chosen.waves = grid.waves ? std::nullopt : wave;
@@ -252,10 +252,11 @@ mlir::tile::chooseByModel(llvm::ArrayRef<const KernelSource *> variants,
       pool.async([&, item] { estimateOne(item); });
     pool.wait();
   }
-  // The fastest; of equal estimates, the first in the variants' order.
+  // The first in the model's order (isRankedBefore); of equal ranks, the
+  // first in the variants' order.
   std::optional<ModelChoice> best;
   for (std::optional<ModelChoice> &result : results)
-    if (result && (!best || result->estimate.seconds < best->estimate.seconds))
+    if (result && (!best || isRankedBefore(result->estimate, best->estimate)))
       best = std::move(result);
   return best;
 }

@@ -153,8 +153,16 @@ struct Candidate {
   /// The cost model's estimate of its launch, in seconds (infinite where it
   /// spills by the register estimate or cannot be estimated).
   double estimate = std::numeric_limits<double>::infinity();
+  /// The whole estimate, as isRankedBefore orders candidates (seconds
+  /// infinite where `estimate` is).
+  LaunchEstimate rank = unranked();
   bool pending() const {
     return entry.outcome == TuneEntry::Outcome::Timed && source;
+  }
+  static LaunchEstimate unranked() {
+    LaunchEstimate estimate;
+    estimate.seconds = std::numeric_limits<double>::infinity();
+    return estimate;
   }
 };
 } // namespace
@@ -476,14 +484,16 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
         estimateLaunch(*candidate.source, args,
                        withWaves(runOptions, candidate.entry.config).grid, gpu,
                        runOptions.compile.numWarps);
-    if (estimate && !estimate->spills)
+    if (estimate && !estimate->spills) {
       candidate.estimate = estimate->seconds;
-    else if (!estimate)
+      candidate.rank = *estimate;
+    } else if (!estimate) {
       llvm::consumeError(estimate.takeError());
+    }
     order.push_back(&candidate);
   }
   llvm::stable_sort(order, [](const Candidate *a, const Candidate *b) {
-    return a->estimate < b->estimate;
+    return isRankedBefore(a->rank, b->rank);
   });
   if (options.top > 0 && order.size() > options.top) {
     for (Candidate *candidate : llvm::drop_begin(order, options.top)) {

@@ -330,14 +330,20 @@ def _targets(logits, target):
     return np.ascontiguousarray(target, dtype=np.int64)
 
 
-# Rows too few to fill the GPU and long are split: the Q programs along y of
-# a grid (rows, Q) share each row's chunks (cross_entropy_partial.mlir and
-# cross_entropy_backward.mlir), then cross_entropy_combine.mlir merges the
-# forward pass's Q partials per row. Q aims at _SPLIT_PROGRAMS_PER_SM
-# programs per SM, each of at least _SPLIT_MIN_COLUMNS columns, at most
-# _MAX_SPLITS parts (the combine's widest tile). On the CPU interpreter
-# rows are not split unless a test sets _CPU_SPLITS.
-_SPLIT_PROGRAMS_PER_SM = 4
+# Rows too few to fill the GPU (under _SPLIT_BELOW_ROWS_PER_SM per SM) and
+# long are split: the Q programs along y of a grid (rows, Q) share each
+# row's chunks (cross_entropy_partial.mlir and cross_entropy_backward.mlir),
+# then cross_entropy_combine.mlir merges the forward pass's Q partials per
+# row. Q aims at _SPLIT_PROGRAMS_PER_SM programs per SM, each of at least
+# _SPLIT_MIN_COLUMNS columns, at most _MAX_SPLITS parts (the combine's
+# widest tile): many programs of a few chunks each, so that the last wave
+# of a grid that is not persistent is a small part of it (at 64 rows of
+# 2^20 and 9 parts, 576 programs ran at 0.51 of the copy bandwidth in run
+# 28c, as a second wave of 48 programs would make it). On the CPU
+# interpreter rows are not split
+# unless a test sets _CPU_SPLITS.
+_SPLIT_BELOW_ROWS_PER_SM = 4
+_SPLIT_PROGRAMS_PER_SM = 16
 _SPLIT_MIN_COLUMNS = 8192
 _MAX_SPLITS = 256
 _CPU_SPLITS = 1
@@ -349,6 +355,8 @@ def _splits(x, rows, columns):
         return max(1, min(_CPU_SPLITS, _MAX_SPLITS))
     import torch
     sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+    if rows >= _SPLIT_BELOW_ROWS_PER_SM * sms:
+        return 1
     want = -(-_SPLIT_PROGRAMS_PER_SM * sms // max(1, rows))
     return max(1, min(_MAX_SPLITS, want, columns // _SPLIT_MIN_COLUMNS))
 
