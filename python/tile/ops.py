@@ -32,7 +32,8 @@ of bounds.
 
 Rows longer than one program holds run on a cluster variant (a row split
 over up to 16 programs, up to 16 x 32768 elements: softmax, the norms and
-their backward passes; cross-entropy loops over its rows in chunks, and
+their backward passes; cross-entropy holds rows of up to 16384 classes
+whole (cross_entropy_rows.mlir) or loops over them in chunks, and
 splits rows too few to fill the GPU over several programs each: a partial
 kernel and a combine, each logit still read once).
 """
@@ -381,7 +382,7 @@ def _cross_entropy_forward(logits, target, ignore_index, label_smoothing):
     lse = _empty(x2, (m,), _f32(x2))
     q = _splits(x2, m, n)
     if q == 1:
-        _kernel(("cross_entropy",), x2.dtype)[_grid(x2, m)](
+        _kernel(("cross_entropy_rows", "cross_entropy"), x2.dtype)[_grid(x2, m)](
             loss, lse, x2, target, _row_stride(x2), m, n, int(ignore_index),
             float(label_smoothing))
         return loss, lse
