@@ -11,6 +11,7 @@
 #             kernels of dist/tile-gpu/old-examples and then the current ones
 #   kernels   bench/kernels_bench.py (tile, eager, torch.compile) at
 #             $KERNEL_SHAPES / $KERNELS
+#   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch)
 #   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
 #   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
 #             database) into /tmp/o/i27
@@ -35,9 +36,13 @@ for step in "$@"; do
       ${KERNELS:+--kernels $KERNELS} > $o/kernels-new.jsonl 2> $o/kernels-new.err
     echo "old-new done" ;;
   kernels)
-    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py \
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py ${KERNELS_GRAPH:+--graph} \
       ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} > $o/kernels.jsonl 2> $o/kernels.err
     echo "kernels done" ;;
+  ops-tests)
+    timeout ${OPS_TESTS_SECONDS:-200} python3 -m pytest -q -p no:cacheprovider -rs python/tests/test_ops_gpu.py \
+      > $o/ops-tests.log 2>&1
+    echo "ops-tests rc=$?" ;;
   overhead)
     timeout ${OVERHEAD_SECONDS:-200} python3 bench/ops_overhead.py ${OVERHEAD_SHAPES:+--shapes $OVERHEAD_SHAPES} \
       ${OVERHEAD_KERNELS:+--kernels $OVERHEAD_KERNELS} ${OVERHEAD_DTYPES:+--dtypes $OVERHEAD_DTYPES} \

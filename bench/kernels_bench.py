@@ -11,7 +11,9 @@ For each kernel, shape and dtype: tile (the tile.ops kernel, the launch
 choosing its configuration as it would on a first call: tuning cache,
 databases, else the cost model), eager PyTorch and torch.compile of the
 same math, each checked against float64 and timed the same way (CUDA
-events, L2 flushed before each of 50 runs, the median). GB/s counts the
+events, L2 flushed before each of 50 runs, the median; with --graph, of
+CUDA-graph replays of each, so that the host's time to issue a call does
+not count). GB/s counts the
 bytes the kernel must move (docs/kernels.md), the same for the three.
 One JSON object per line.
 """
@@ -107,6 +109,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="")
     parser.add_argument("--dtypes", default="f32,bf16")
+    parser.add_argument("--graph", action="store_true",
+                        help="time CUDA-graph replays of each (the GPU's time, "
+                        "without the host's: tile.testing.bench(graph=True))")
     parser.add_argument("--tile-only", action="store_true",
                         help="time tile alone, not eager PyTorch or torch.compile")
     parser.add_argument("--partial-rows", type=int, default=0,
@@ -127,7 +132,8 @@ def main():
             dtype = DTYPES[dtype_name]
             for m, n in shapes:
                 record = dict(kernel=kernel, dtype=dtype_name, M=m, N=n, device=props.name,
-                              partial_rows=ops._MAX_PARTIAL_ROWS)
+                              partial_rows=ops._MAX_PARTIAL_ROWS,
+                              timing="cuda-graph" if args.graph else "events")
                 try:
                     torch.manual_seed(0)
                     nbytes, math, tile_fn = cases(kernel, m, n, dtype)
@@ -140,7 +146,7 @@ def main():
                     if not args.tile_only:
                         impls += [("eager", math), ("torch.compile", torch.compile(math))]
                     for impl, fn in impls:
-                        ms = bench(fn, warmup=5, reps=50).median
+                        ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                         record[impl + "_ms"] = ms
                         record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
                     record["ok"] = True

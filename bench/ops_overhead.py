@@ -25,16 +25,7 @@ from bench.kernels_bench import DTYPES, cases  # noqa: E402
 def graph_time(fn, reps=20):
     """The median time of `fn`'s launches replayed from a CUDA graph, L2
     flushed before each replay (outside the graph)."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        fn()
-        fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn()
-    return bench(graph.replay, warmup=3, reps=reps).median
+    return bench(fn, warmup=3, reps=reps, graph=True).median
 
 
 def main():

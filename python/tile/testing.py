@@ -47,14 +47,30 @@ def _flush_buffer(torch, device):
     return buffer
 
 
-def bench(fn, warmup=10, reps=100, flush_l2=True, device=None):
+def bench(fn, warmup=10, reps=100, flush_l2=True, device=None, graph=False):
     """Times `fn()` on the GPU: `warmup` runs, then `reps` runs each between
     two CUDA events on the current stream, L2 flushed before each (unless
-    flush_l2=False). Returns a BenchResult (milliseconds)."""
+    flush_l2=False). Returns a BenchResult (milliseconds).
+
+    With graph=True, `fn`'s launches are captured once in a CUDA graph
+    (after two runs on a side stream) and the replays are timed instead:
+    the GPU's time alone, without the host's time to issue them, which a
+    call slower on the host than its kernels would otherwise add."""
     import torch
 
     if device is None:
         device = torch.cuda.current_device()
+    if graph:
+        stream = torch.cuda.Stream(device)
+        stream.wait_stream(torch.cuda.current_stream(device))
+        with torch.cuda.stream(stream):
+            fn()
+            fn()
+        torch.cuda.current_stream(device).wait_stream(stream)
+        captured = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(captured):
+            fn()
+        fn = captured.replay
     flush = _flush_buffer(torch, device) if flush_l2 else None
     for i in range(warmup):
         if flush is not None:
