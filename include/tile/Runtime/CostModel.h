@@ -118,10 +118,11 @@ struct LaunchEstimate {
   /// Registers per thread (the estimate, with the reserve), threads per
   /// program, programs per SM, programs.
   unsigned registers = 0, threads = 0, blocksPerSM = 0;
-  /// Of blocksPerSM, those the kernel's tile.min_blocks_per_sm guarantees:
-  /// ptxas holds a kernel to the registers that many blocks leave each
-  /// thread, but may give one that asks for fewer blocks more registers
-  /// than the estimate counts, and so fewer blocks per SM.
+  /// Of blocksPerSM, those the kernel's tile.min_blocks_per_sm guarantees
+  /// with room to spare (a quarter of the budget; else 1): ptxas holds a
+  /// kernel to the registers that many blocks leave each thread, but may
+  /// give one that asks for fewer blocks more registers than the estimate
+  /// counts, and so fewer blocks per SM.
   unsigned guaranteedBlocksPerSM = 1;
   int64_t programs = 0;
   bool spills = false;
@@ -135,10 +136,7 @@ struct LaunchEstimate {
 };
 
 /// Whether the model ranks launch `a` before launch `b`: faster, or as fast
-/// with more of its blocks per SM guaranteed (measured on the H100, run 28
-/// and the f16 exhaustive run 26: at long rows, the cluster kernel with
-/// MIN_BLOCKS_PER_SM=3 ran 3-20% faster than the same configuration with 1,
-/// which the model estimates alike).
+/// with more of its blocks per SM guaranteed (guaranteedBlocksPerSM).
 bool isRankedBefore(const LaunchEstimate &a, const LaunchEstimate &b);
 
 /// The estimate of a launch of `source`'s kernel with `args` on `grid` (a
