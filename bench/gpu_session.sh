@@ -13,6 +13,7 @@
 #             $KERNEL_SHAPES / $KERNELS
 #   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch)
 #   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
+#   ncu       Nsight Compute on tile.ops kernels ($NCU_CASES)
 #   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
 #             database) into /tmp/o/i27
 set -uo pipefail
@@ -49,6 +50,17 @@ for step in "$@"; do
       ${OVERHEAD_CAPS:+--partial-rows $OVERHEAD_CAPS} \
       > $o/overhead.jsonl 2> $o/overhead.err
     echo "overhead done" ;;
+  ncu)
+    # NCU_CASES: KERNEL:DTYPE:MxN:NAME_REGEX,... (the regex matches the tile
+    # kernel's function name).
+    for c in ${NCU_CASES//,/ }; do
+      IFS=: read -r k d s r <<< "$c"
+      timeout 120 ncu --kernel-name "regex:$r" --launch-skip 4 --launch-count 1 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+        --section LaunchStats --section SchedulerStats --section WarpStateStats \
+        python3 bench/ncu_ops.py $k $d $s > $o/ncu-$k-$d-$s.txt 2>&1
+      echo "ncu $c rc=$?"
+    done ;;
   i27-*)
     OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1
     echo "$step rc=$?" ;;

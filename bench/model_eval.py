@@ -83,7 +83,14 @@ def estimates(tool, dtype, m, n):
                                             (int(asked.group(1)) if asked else 1)))
                 if int(regs.group(1)) * 4 > budget * 3:
                     guaranteed = 1
-            result[match.group(1) + ": " + match.group(2)] = (us, -guaranteed)
+            # Then more threads resident per SM.
+            programs = re.search(r"(\d+) programs\)", line)
+            resident = 0.0
+            if regs and fits and programs:
+                count = int(programs.group(1))
+                resident = (1.0 if count <= 132 else
+                            min(float(fits.group(1)), count / 132.0)) * int(regs.group(2))
+            result[match.group(1) + ": " + match.group(2)] = (us, -guaranteed, -resident)
     return result
 
 

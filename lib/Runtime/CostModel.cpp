@@ -60,7 +60,9 @@ bool mlir::tile::isRankedBefore(const LaunchEstimate &a,
                                 const LaunchEstimate &b) {
   if (a.seconds != b.seconds)
     return a.seconds < b.seconds;
-  return a.guaranteedBlocksPerSM > b.guaranteedBlocksPerSM;
+  if (a.guaranteedBlocksPerSM != b.guaranteedBlocksPerSM)
+    return a.guaranteedBlocksPerSM > b.guaranteedBlocksPerSM;
+  return a.residentThreadsPerSM > b.residentThreadsPerSM;
 }
 
 std::string LaunchEstimate::str() const {
@@ -264,6 +266,7 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   }
   double concurrent = std::min(programs, slots);
   double activeSMs = std::min(sms, programs);
+  estimate.residentThreadsPerSM = concurrent / activeSMs * estimate.threads;
   double rounds = std::ceil(programs / slots);
 
   double inFlight = concurrent / activeSMs * program.bytesInFlight;
