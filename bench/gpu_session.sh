@@ -8,7 +8,9 @@
 #   suite     the GPU tests, compute-sanitizer and 300 random kernels
 #   kernels-old-new
 #             bench/kernels_bench.py --tile-only at its shapes, with the
-#             kernels of dist/tile-gpu/old-examples and then the current ones
+#             kernels of dist/tile-gpu/old-examples (an older commit's
+#             examples/*.mlir, written there by `git show COMMIT:FILE`, and
+#             carried with the bundle) and then the current ones
 #   kernels   bench/kernels_bench.py (tile, eager, torch.compile) at
 #             $KERNEL_SHAPES / $KERNELS
 #   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch)

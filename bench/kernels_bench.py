@@ -32,6 +32,8 @@ DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 SHAPES = [(4096, 1024), (4096, 4096), (16384, 4096), (4096, 8192), (2048, 16384),
           (32768, 1024), (1024, 32768)]
 CE_SHAPES = [(4096, 32000), (4096, 50257), (1024, 131072), (64, 1 << 20)]
+KERNELS = ("softmax,softmax_backward,rms_norm,rms_norm_backward,layer_norm,"
+           "layer_norm_backward,cross_entropy,cross_entropy_backward")
 
 
 def cases(kernel, m, n, dtype):
@@ -118,9 +120,7 @@ def main():
                         help="the cap on the programs of the backward norms, "
                         "and so on their partial buffers' rows (default: "
                         "tile.ops')")
-    parser.add_argument("--kernels", default="softmax,softmax_backward,rms_norm,"
-                        "rms_norm_backward,layer_norm,layer_norm_backward,"
-                        "cross_entropy,cross_entropy_backward")
+    parser.add_argument("--kernels", default=KERNELS)
     args = parser.parse_args()
     props = torch.cuda.get_device_properties(0)
     if args.partial_rows:

@@ -19,13 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import tile.ops as ops  # noqa: E402
 from tile.testing import bench, launch_overhead  # noqa: E402
-from bench.kernels_bench import DTYPES, cases  # noqa: E402
-
-
-def graph_time(fn, reps=20):
-    """The median time of `fn`'s launches replayed from a CUDA graph, L2
-    flushed before each replay (outside the graph)."""
-    return bench(fn, warmup=3, reps=reps, graph=True).median
+from bench.kernels_bench import DTYPES, KERNELS, cases  # noqa: E402
 
 
 def main():
@@ -35,9 +29,7 @@ def main():
     parser.add_argument("--partial-rows", default="0",
                         help="comma-separated caps on the backward norms' "
                         "programs (0: tile.ops' default)")
-    parser.add_argument("--kernels", default="softmax,softmax_backward,rms_norm,"
-                        "rms_norm_backward,layer_norm,layer_norm_backward,"
-                        "cross_entropy,cross_entropy_backward")
+    parser.add_argument("--kernels", default=KERNELS)
     args = parser.parse_args()
     for kernel in args.kernels.split(","):
         for dtype_name in args.dtypes.split(","):
@@ -53,7 +45,7 @@ def main():
                     record["bytes"] = nbytes
                     record["host_us"] = launch_overhead(fn, reps=200, rounds=5)
                     record["events_us"] = bench(fn, warmup=5, reps=30).median * 1e3
-                    record["graph_us"] = graph_time(fn) * 1e3
+                    record["graph_us"] = bench(fn, warmup=3, reps=20, graph=True).median * 1e3
                     record["graph_gbps"] = nbytes / (record["graph_us"] * 1e-6) / 1e9
                     record["messages"] = {"/".join(k[0]): v.messages.strip()[-400:]
                                           for k, v in ops._loaded.items()

@@ -101,13 +101,6 @@ def _empty(x, shape, dtype=None):
     return np.empty(shape, dtype=dtype or x.dtype)
 
 
-def _zeros(x, shape, f32=True):
-    if _is_torch(x):
-        import torch
-        return torch.zeros(shape, dtype=torch.float32, device=x.device)
-    return _numpy().zeros(shape, dtype=_numpy().float32)
-
-
 def _f32(x):
     if _is_torch(x):
         import torch
