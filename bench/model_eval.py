@@ -83,7 +83,8 @@ def estimates(tool, dtype, m, n):
                                             (int(asked.group(1)) if asked else 1)))
                 if int(regs.group(1)) * 4 > budget * 3:
                     guaranteed = 1
-            # Then more threads resident per SM.
+            # Then more threads resident per SM (132: the H100's SMs, on
+            # which every run read here was timed).
             programs = re.search(r"(\d+) programs\)", line)
             resident = 0.0
             if regs and fits and programs:
