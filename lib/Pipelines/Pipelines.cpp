@@ -4,8 +4,13 @@
 //
 //   tile        canonicalize, cse, tile-pipeline-loops
 //   tilegpu     convert-tile-to-tilegpu, tilegpu-coalesce,
-//               tilegpu-remove-layout-conversions, canonicalize, cse
-//   LLVM/NVVM   convert-scf-to-cf, convert-tilegpu-to-llvm, canonicalize, cse,
+//               tilegpu-remove-layout-conversions, tilegpu-pipeline,
+//               tilegpu-warpgroup-dot (sm_90a), tilegpu-split-dot,
+//               tilegpu-prefetch, tilegpu-remove-layout-conversions,
+//               canonicalize, cse
+//   LLVM/NVVM   convert-scf-to-cf, convert-tilegpu-to-llvm,
+//   convert-nvvm-to-llvm,
+//               canonicalize, cse,
 //               ensure-debug-info-scope-on-llvm-func (line info),
 //               reconcile-unrealized-casts
 //   PTX         nvvm-attach-target, gpu-module-to-binary (MLIR's NVVM target:
@@ -20,6 +25,7 @@
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Pipelines/Passes.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -70,6 +76,9 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(tilegpu::createTileGPUPipeline());
+  tilegpu::TileGPUWarpgroupDotOptions wgmmaOptions;
+  wgmmaOptions.chip = options.chip;
+  pm.addPass(tilegpu::createTileGPUWarpgroupDot(wgmmaOptions));
   pm.addPass(tilegpu::createTileGPUSplitDot());
   pm.addPass(tilegpu::createTileGPUPrefetch());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
@@ -81,6 +90,9 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   ConvertTileGPUToLLVMOptions llvmOptions;
   llvmOptions.chip = options.chip;
   pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
+  // NVVM operations without an LLVM intrinsic (wgmma.mma_async) become
+  // inline PTX.
+  pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.lineInfo) {

@@ -49,6 +49,13 @@ std::string CudaDeviceInfo::getChip() const {
          std::to_string(computeCapabilityMinor);
 }
 
+std::string CudaDeviceInfo::getCompileChip() const {
+  // sm_90a code runs only on sm_90 itself, which is what a JIT wants.
+  if (computeCapabilityMajor == 9 && computeCapabilityMinor == 0)
+    return "sm_90a";
+  return getChip();
+}
+
 std::string CudaDeviceInfo::getDescription() const {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -129,7 +129,7 @@ mlir::tile::loadKernel(const KernelSource &source, CudaDevice &device,
                        CompileOptions options, size_t numArgs,
                        Timings *timings) {
   if (options.chip.empty())
-    options.chip = device.getInfo().getChip();
+    options.chip = device.getInfo().getCompileChip();
   LoadedKernel loaded;
   llvm::Expected<CompiledKernel> compiled =
       source.compile(specialization, options);

@@ -46,7 +46,7 @@ llvm::Expected<std::string> mlir::tile::getCudaChip(int ordinal) {
       CudaDevice::open(ordinal);
   if (!device)
     return device.takeError();
-  return (*device)->getInfo().getChip();
+  return (*device)->getInfo().getCompileChip();
 }
 
 llvm::Expected<std::vector<std::string>> mlir::tile::listCudaDevices() {

@@ -467,7 +467,7 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   RunOptions runOptions = options.run;
   runOptions.warnOnSpill = false;
   if (runOptions.compile.chip.empty())
-    runOptions.compile.chip = (*device)->getInfo().getChip();
+    runOptions.compile.chip = (*device)->getInfo().getCompileChip();
   llvm::SmallString<128> ptxas(runOptions.compile.cudaPath);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   if (llvm::sys::fs::can_execute(ptxas))

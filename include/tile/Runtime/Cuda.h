@@ -75,8 +75,12 @@ struct CudaDeviceInfo {
   /// The driver's CUDA version, such as 13000 for 13.0.
   int driverVersion = 0;
 
-  /// The chip to compile for: "sm_" and the compute capability ("sm_90").
+  /// The chip: "sm_" and the compute capability ("sm_90"), as the GPU's
+  /// description and the tuning databases name it.
   std::string getChip() const;
+  /// The chip to compile for: the chip, with the arch-specific features
+  /// where it has them ("sm_90a": wgmma).
+  std::string getCompileChip() const;
   /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 50 MiB L2)".
   std::string getDescription() const;
 };

@@ -85,6 +85,9 @@ void populateConvertLayoutOpToLLVMPatterns(LLVMTypeConverter &converter,
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  const LoweringInfo &info);
+/// tilegpu.warpgroup_dot: wgmma.mma_async (sm_90a).
+void populateWarpgroupDotOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
 void populateSharedMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const LoweringInfo &info);

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PatternTileGPUToLLVM.h"
+#include "SharedPlacement.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
@@ -34,61 +35,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// The placement of a rank-2 tile in a shared buffer.
-struct SharedPlacement {
-  SharedEncodingAttr layout;
-  int64_t rowLength; // elements along order[0]
-  unsigned fast, slow;
-
-  SharedPlacement(MemDescType type)
-      : layout(cast<SharedEncodingAttr>(type.getEncoding())) {
-    fast = layout.getOrder()[0];
-    slow = layout.getOrder()[1];
-    rowLength = type.getShape().take_back(2)[fast];
-  }
-
-  /// The element offset of constant coordinates.
-  int64_t offset(ArrayRef<int64_t> coords) const {
-    int64_t row = coords[slow], col = coords[fast];
-    int64_t phase = (row / layout.getPerPhase()) % layout.getMaxPhase();
-    int64_t vec = layout.getVec();
-    return row * rowLength + (((col / vec) ^ phase) * vec) + col % vec;
-  }
-
-  /// The offset bits that coordinate bits `coordBits` can set: any XOR of
-  /// their offsets stays within these bits.
-  int64_t getOffsetBits(ArrayRef<LayoutBit> coordBits) const {
-    int64_t mask = 0;
-    for (LayoutBit bit : coordBits) {
-      if (bit.isFree())
-        continue;
-      SmallVector<int64_t> coords(2, 0);
-      coords[bit.dim] = int64_t(1) << bit.bit;
-      mask |= offset(coords);
-    }
-    return mask;
-  }
-
-  /// The element offset of coordinates computed at run time (i32).
-  Value offset(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
-    auto i32 = [&](int64_t v) { return createI32(b, loc, v); };
-    Value row = coords[slow], col = coords[fast];
-    Value phase = LLVM::AndOp::create(
-        b, loc,
-        LLVM::LShrOp::create(b, loc, row,
-                             i32(llvm::Log2_32(layout.getPerPhase()))),
-        i32(layout.getMaxPhase() - 1));
-    unsigned logVec = llvm::Log2_32(layout.getVec());
-    Value chunk = LLVM::XOrOp::create(
-        b, loc, LLVM::LShrOp::create(b, loc, col, i32(logVec)), phase);
-    Value within = LLVM::AndOp::create(b, loc, col, i32(layout.getVec() - 1));
-    Value inRow = LLVM::OrOp::create(
-        b, loc, LLVM::ShlOp::create(b, loc, chunk, i32(logVec)), within);
-    Value rowStart = LLVM::MulOp::create(b, loc, row, i32(rowLength));
-    return LLVM::AddOp::create(b, loc, rowStart, inRow);
-  }
-};
-
 Type sharedPointer(MLIRContext *context) {
   return LLVM::LLVMPointerType::get(context, 3);
 }
@@ -247,6 +193,11 @@ struct AsyncWaitOpLowering : ConvertOpToLLVMPattern<AsyncWaitOp> {
   matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    if (op.getFenceAsyncProxy())
+      NVVM::FenceProxyOp::create(
+          rewriter, op.getLoc(), NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     NVVM::Barrier0Op::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();

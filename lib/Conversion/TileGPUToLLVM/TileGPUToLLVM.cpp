@@ -192,6 +192,21 @@ static LogicalResult checkLayouts(tile::FuncOp func) {
 }
 
 /// True if control can reach `block` again after leaving it.
+/// True when a warpgroup_dot reads `alloc`'s buffer (or one of its ring).
+static bool readByWgmma(LocalAllocOp alloc) {
+  SmallVector<Value> worklist = {alloc.getResult()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<WarpgroupDotOp>(user))
+        return true;
+      if (auto index = dyn_cast<MemDescIndexOp>(user))
+        worklist.push_back(index.getResult());
+    }
+  }
+  return false;
+}
+
 static bool isOnCycle(Block *block) {
   SmallVector<Block *> worklist(block->getSuccessors());
   llvm::SmallPtrSet<Block *, 8> seen;
@@ -265,6 +280,15 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
            << func.getSymName()
            << "' multiplies on tensor cores (tile.dot), which need sm_80 or "
               "later; compiling for "
+           << chip;
+  // wgmma exists on sm_90a only (the arch-specific target).
+  if (func.walk([](WarpgroupDotOp) { return WalkResult::interrupt(); })
+          .wasInterrupted() &&
+      chip != "sm_90a")
+    return func.emitError("kernel '")
+           << func.getSymName()
+           << "' multiplies with wgmma (tilegpu.warpgroup_dot), which only "
+              "sm_90a has; compiling for "
            << chip;
   // Clusters came with sm_90.
   if (clusterSize > 1) {
@@ -353,9 +377,11 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     }
   });
   // Buffers for the kernel's lifetime, after the scratch (128-byte
-  // aligned, which the swizzle's eight 16-byte rows assume).
+  // aligned, which the swizzle's eight 16-byte rows assume; 1024 for those
+  // wgmma reads, whose swizzle follows the address bits of 8 rows of 128
+  // bytes).
   func.walk([&](LocalAllocOp alloc) {
-    sharedBytes = llvm::alignTo(sharedBytes, 128);
+    sharedBytes = llvm::alignTo(sharedBytes, readByWgmma(alloc) ? 1024 : 128);
     info.bufferOffset[alloc] = sharedBytes;
     sharedBytes += alloc.getType().getSizeInBytes();
   });
@@ -466,7 +492,14 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
           LLVM::LLVMArrayType::get(builder.getI8Type(), dynamic ? 0 : bytes),
           /*isConstant=*/false,
           dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,
-          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+          Attribute(),
+          /*alignment=*/
+          func->walk([](WarpgroupDotOp) {
+                return WalkResult::interrupt();
+              }).wasInterrupted()
+              ? 1024
+              : 16,
+          /*addrSpace=*/3);
       info.sharedGlobal[func.getSymName()] = name;
     }
   }
@@ -505,6 +538,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   populateClusterOpToLLVMPatterns(converter, patterns, info);
   populateDotOpToLLVMPatterns(converter, patterns, info);
+  populateWarpgroupDotOpToLLVMPatterns(converter, patterns);
   populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);
   populateElementwiseOpToLLVMPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);

@@ -94,7 +94,8 @@ static void assignDotLayouts(DotOp dot, unsigned numWarps) {
   Attribute parent =
       usesTensorCores(dot)
           ? Attribute(MmaEncodingAttr::get(
-                context, getMmaWarpsPerCTA(dType.getShape(), numWarps)))
+                context, getMmaWarpsPerCTA(dType.getShape(), numWarps),
+                /*versionMajor=*/2))
           : getDefaultBlockedLayout(context, dType.getShape(), numWarps);
   OpBuilder builder(dot);
   auto convert = [&](Value value, Attribute layout) -> Value {

@@ -92,7 +92,42 @@ static LayoutBits getBlockedBits(BlockedEncodingAttr layout,
 /// The bits of an mma accumulator on `shape` (M x N): the m16n8 instruction
 /// tile's registers [n0, m3] and lanes [n1, n2, m0, m1, m2]; warps along N
 /// from n3, then along M from m4; the rest of N, then of M, in registers.
+static LayoutBits getMmaBits(MmaEncodingAttr layout, ArrayRef<int64_t> shape);
+
+/// The bits of a wgmma accumulator on `shape` (M x N): per warpgroup, its
+/// N / wn columns in registers after the m16n8 piece's [n0, m3]; lanes as
+/// mma.sync's; warps [m4, m5] within the warpgroup, then warpgroups along M,
+/// then along N; the rest of M in registers.
+static LayoutBits getWgmmaBits(MmaEncodingAttr layout,
+                               ArrayRef<int64_t> shape) {
+  LayoutBits bits;
+  bits.shape.assign(shape.begin(), shape.end());
+  auto log2 = [](int64_t v) { return static_cast<int>(llvm::Log2_64(v)); };
+  int wm = log2(layout.getWarpsPerCTA()[0]),
+      wn = log2(layout.getWarpsPerCTA()[1]);
+  int columns = std::max(log2(shape[1]) - wn, 0); // bits of one share
+  auto target = [&](int d, int k) {
+    return k < log2(shape[d]) ? LayoutBit{d, k} : LayoutBit{};
+  };
+  for (LayoutBit bit : {target(1, 0), target(0, 3)})
+    if (!bit.isFree())
+      bits.reg.push_back(bit);
+  for (int k = 3; k < columns; ++k)
+    bits.reg.push_back({1, k});
+  bits.lane = {target(1, 1), target(1, 2), target(0, 0), target(0, 1),
+               target(0, 2)};
+  for (int k = 4; k < 4 + wm; ++k)
+    bits.warp.push_back(target(0, k));
+  for (int k = columns; k < columns + wn; ++k)
+    bits.warp.push_back(target(1, k));
+  for (int k = 4 + wm; k < log2(shape[0]); ++k)
+    bits.reg.push_back({0, k});
+  return bits;
+}
+
 static LayoutBits getMmaBits(MmaEncodingAttr layout, ArrayRef<int64_t> shape) {
+  if (layout.isHopper())
+    return getWgmmaBits(layout, shape);
   LayoutBits bits;
   bits.shape.assign(shape.begin(), shape.end());
   auto log2 = [](int64_t v) { return static_cast<int>(llvm::Log2_64(v)); };
@@ -213,9 +248,13 @@ FailureOr<LayoutBits> mlir::tilegpu::getLayoutBits(RankedTensorType type) {
     return getMmaBits(mma, type.getShape());
   if (auto operand =
           dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding())) {
-    if (auto mma = dyn_cast<MmaEncodingAttr>(operand.getParent()))
+    if (auto mma = dyn_cast<MmaEncodingAttr>(operand.getParent())) {
+      // wgmma reads its operands from shared memory, never from registers.
+      if (mma.isHopper())
+        return failure();
       return getMmaOperandBits(mma, operand.getOpIdx(), type.getShape(),
                                type.getElementType().getIntOrFloatBitWidth());
+    }
     return getBlockedOperandBits(cast<BlockedEncodingAttr>(operand.getParent()),
                                  operand.getOpIdx(), type.getShape());
   }

@@ -36,7 +36,7 @@ void TileGPUDialect::registerTypes() {
 LogicalResult
 SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            unsigned vec, unsigned perPhase, unsigned maxPhase,
-                           ArrayRef<unsigned> order) {
+                           ArrayRef<unsigned> order, unsigned columnsPerBlock) {
   for (auto [name, value] : {std::pair<StringRef, unsigned>{"vec", vec},
                              {"perPhase", perPhase},
                              {"maxPhase", maxPhase}})
@@ -47,6 +47,10 @@ SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       !((order[0] == 0 && order[1] == 1) || (order[0] == 1 && order[1] == 0)))
     return emitError() << "a shared layout lays out rank-2 tiles; its order "
                           "is [1, 0] or [0, 1]";
+  if (columnsPerBlock != 0 && !llvm::isPowerOf2_32(columnsPerBlock))
+    return emitError() << "a shared layout's columnsPerBlock is 0 or a power "
+                          "of two, got "
+                       << columnsPerBlock;
   return success();
 }
 
@@ -97,6 +101,13 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << size;
   auto shared = cast<SharedEncodingAttr>(encoding);
   int64_t rowLength = shape.take_back(2)[shared.getOrder()[0]];
+  if (int64_t block = shared.getColumnsPerBlock()) {
+    if (block > rowLength)
+      return emitError() << "a row of " << rowLength
+                         << " elements cannot be cut into blocks of " << block
+                         << " columns";
+    rowLength = block;
+  }
   if (int64_t(shared.getVec()) * shared.getMaxPhase() > rowLength)
     return emitError() << "a row of " << rowLength
                        << " elements cannot hold the swizzle's "

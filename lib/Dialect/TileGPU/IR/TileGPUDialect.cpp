@@ -189,7 +189,7 @@ LogicalResult SliceEncodingAttr::verifyEncoding(
 
 LogicalResult
 MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        ArrayRef<unsigned> warpsPerCTA) {
+                        ArrayRef<unsigned> warpsPerCTA, unsigned versionMajor) {
   if (warpsPerCTA.size() != 2)
     return emitError() << "an mma layout has two warp counts (along M and N), "
                           "got "
@@ -197,6 +197,14 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (unsigned v : warpsPerCTA)
     if (v == 0 || !llvm::isPowerOf2_32(v))
       return emitError() << "warpsPerCTA must hold powers of two, got " << v;
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "an mma layout is version 2 (mma.sync) or 3 "
+                          "(wgmma), not "
+                       << versionMajor;
+  if (versionMajor == 3 && warpsPerCTA[0] % 4 != 0)
+    return emitError() << "a version 3 mma layout stacks whole warpgroups "
+                          "along M: warpsPerCTA[0] is a multiple of 4, got "
+                       << warpsPerCTA[0];
   return success();
 }
 
@@ -210,6 +218,17 @@ LogicalResult MmaEncodingAttr::verifyEncoding(
   if (shape.size() != 2)
     return emitError() << "an mma layout lays out rank-2 tiles, not rank-"
                        << shape.size();
+  if (isHopper()) {
+    // Every warpgroup holds 64 rows and at least 8 columns.
+    int64_t rows = 16 * int64_t(getWarpsPerCTA()[0]),
+            columns = 8 * int64_t(getWarpsPerCTA()[1]);
+    if (shape[0] % rows != 0 || shape[1] % columns != 0)
+      return emitError() << "a version 3 mma layout over warps "
+                         << getWarpsPerCTA()[0] << " x " << getWarpsPerCTA()[1]
+                         << " lays out tiles of a multiple of " << rows << " x "
+                         << columns << " elements, not " << shape[0] << " x "
+                         << shape[1];
+  }
   return verifyPowerOfTwoShape(shape, emitError);
 }
 
@@ -227,6 +246,10 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "the parent of a dot operand is an mma layout or a "
                           "rank-2 blocked layout, got "
                        << parent;
+  if (auto mma = dyn_cast<MmaEncodingAttr>(parent); mma && mma.isHopper())
+    return emitError() << "a version 3 (wgmma) product reads its operands "
+                          "from shared memory (tilegpu.warpgroup_dot); they "
+                          "have no register layout";
   return success();
 }
 

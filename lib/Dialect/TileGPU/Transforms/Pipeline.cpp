@@ -98,7 +98,8 @@ static SharedEncodingAttr getSwizzle(MLIRContext *context,
   int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes);
   int64_t maxPhase = std::max<int64_t>(1, 8 / perPhase);
   maxPhase = std::min<int64_t>(maxPhase, rowLength / vec);
-  return SharedEncodingAttr::get(context, vec, perPhase, maxPhase, order);
+  return SharedEncodingAttr::get(context, vec, perPhase, maxPhase, order,
+                                 /*columnsPerBlock=*/0);
 }
 
 /// `value` made in `layout`: the ops of `slice` that compute it cloned with

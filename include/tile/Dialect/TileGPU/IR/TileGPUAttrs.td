@@ -80,30 +80,51 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
 
 def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
-  let summary = "The accumulator of mma.sync tensor-core instructions";
+  let summary = "The accumulator of tensor-core instructions";
   let description = [{
-    The layout of the result of `tile.dot` on tensor cores (sm_80 and
-    later): an M x N tile in f32 is covered by 16 x 8 instruction tiles of
-    `mma.sync.m16n8k16` (m16n8k8 for TF32). Within one, lane `l` holds the
-    elements at row `l / 4` (and `+ 8`) and columns `2 * (l % 4)` (and
-    `+ 1`): register bits [n0, m3], lane bits [n1, n2, m0, m1, m2]. The
-    warps tile the instruction tiles `warpsPerCTA = [wm, wn]` times, along
-    N first (warp bits n3.., then m4..), and each warp repeats its
-    instruction tile over the rest of the tile in registers (N, then M).
+    The layout of the result of `tile.dot` on tensor cores.
 
-    Triton's `#nvidia_mma<{versionMajor = 2, ...}>`.
+    `versionMajor = 2` (the default; sm_80 and later): an M x N tile in f32
+    is covered by 16 x 8 instruction tiles of `mma.sync.m16n8k16` (m16n8k8
+    for TF32). Within one, lane `l` holds the elements at row `l / 4` (and
+    `+ 8`) and columns `2 * (l % 4)` (and `+ 1`): register bits [n0, m3],
+    lane bits [n1, n2, m0, m1, m2]. The warps tile the instruction tiles
+    `warpsPerCTA = [wm, wn]` times, along N first (warp bits n3.., then
+    m4..), and each warp repeats its instruction tile over the rest of the
+    tile in registers (N, then M).
+
+    `versionMajor = 3` (sm_90a): the accumulator of `wgmma.mma_async`,
+    whose instruction is a warpgroup (4 warps) multiplying 64 rows by up to
+    256 columns. The four warps of a warpgroup hold 16 rows each (warp bits
+    [m4, m5]); within a warp the 16 x 8 pieces are laid out as for version
+    2 and repeated along the warpgroup's columns in registers (register
+    bits [n0, m3, n3, n4, ...]). `warpsPerCTA[0]` (a multiple of 4) counts
+    the warps along M: the warpgroups stack along M first (warp bits m6..),
+    then along N (the next warp bits, above the N / wn columns of one
+    warpgroup); the rest of M is repeated in registers.
+
+    Triton's `#nvidia_mma<{versionMajor = 2 | 3, ...}>`.
 
     ```mlir
     // 64 x 64 f32 over 4 warps, 2 x 2: each warp holds a 32 x 32 quarter,
     // 2 x 4 instruction tiles of 4 floats per thread.
     tensor<64x64xf32, #tilegpu.mma<{warpsPerCTA = [2, 2]}>>
+    // 128 x 128 f32 over one warpgroup: two m64n128 instructions, 128
+    // floats per thread.
+    tensor<128x128xf32, #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA);
-  let assemblyFormat = "`<` `{` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `}` `>`";
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        DefaultValuedParameter<"unsigned", "2">:$versionMajor);
+  let assemblyFormat = [{
+    `<` `{` `warpsPerCTA` `=` `[` $warpsPerCTA `]`
+            (`,` `versionMajor` `=` $versionMajor^)? `}` `>`
+  }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     unsigned getNumWarps() const;
+    /// True for the accumulator of wgmma (version 3).
+    bool isHopper() const { return getVersionMajor() == 3; }
   }];
 }
 
@@ -161,10 +182,12 @@ def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
     ```
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
-                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order,
+                        DefaultValuedParameter<"unsigned", "0">:$columnsPerBlock);
   let assemblyFormat = [{
     `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,`
-            `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
+            `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]`
+            (`,` `columnsPerBlock` `=` $columnsPerBlock^)? `}` `>`
   }];
   let genVerifyDecl = 1;
 }

@@ -131,11 +131,18 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
     finished reading what the buffers held before (the one barrier per
     stage of a pipelined loop).
 
+    With `fence_async_proxy`, each thread orders its copies before later
+    reads through the async proxy (`fence.proxy.async.shared::cta`) before
+    the barrier: `wgmma` reads its operands through that proxy, and
+    `cp.async` writes through the generic one.
+
     ```mlir
     tilegpu.async_wait {pending = 2 : i32}
+    tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
     ```
   }];
-  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending,
+                       UnitAttr:$fence_async_proxy);
   let assemblyFormat = "attr-dict";
 }
 
@@ -167,6 +174,44 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load"> {
   let assemblyFormat = [{
     $src (`offsets` $offsets^)? attr-dict `:` qualified(type($src)) `->`
     type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
+    [AllTypesMatch<["c", "d"]>]> {
+  let summary = "A matrix product on Hopper's tensor cores, from shared memory";
+  let description = [{
+    `d = a @ b + c`, as `tile.dot`, with `a` (M x K) and `b` (K x N) read
+    from shared memory by `wgmma.mma_async` (sm_90a) through matrix
+    descriptors, and `c` and `d` in the `#tilegpu.mma` layout of version 3.
+    Each warpgroup (4 warps) multiplies its rows of `a` by its columns of
+    `b`, 64 rows by up to 256 columns by 16 of K per instruction. The
+    buffers' layouts are those `wgmma` reads: a 128-, 64- or 32-byte
+    swizzle whose rows are the swizzle's width (`columnsPerBlock` cuts
+    longer ones), contiguous along K (K-major) or along M or N (MN-major).
+
+    The lowering fences the accumulator's registers (`wgmma.fence`), issues
+    every instruction, commits them as a group and waits for it
+    (`wgmma.commit_group`, `wgmma.wait_group 0`): when the op returns, its
+    reads of the buffers are done, so the next barrier makes them free to
+    overwrite. `tilegpu-warpgroup-dot` makes this op from a `tile.dot`
+    whose operands `tilegpu-pipeline` staged in shared memory.
+
+    ```mlir
+    %d = tilegpu.warpgroup_dot %a, %b, %c
+        : !tilegpu.memdesc<128x64xf16, #shared>,
+          !tilegpu.memdesc<64x128xf16, #shared1>,
+          tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Arg<TileGPU_MemDesc, "", [MemRead]>:$a,
+                       Arg<TileGPU_MemDesc, "", [MemRead]>:$b,
+                       AnyRankedTensor:$c);
+  let results = (outs AnyRankedTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($c)
   }];
   let hasVerifier = 1;
 }

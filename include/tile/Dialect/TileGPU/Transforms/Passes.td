@@ -79,6 +79,33 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TileGPUWarpgroupDot : Pass<"tilegpu-warpgroup-dot", "ModuleOp"> {
+  let summary = "Multiply with Hopper's wgmma, straight from shared memory";
+  let description = [{
+    On `sm_90a`, a `tile.dot` on tensor cores whose two operands
+    `tilegpu-pipeline` staged in shared memory (whole `tilegpu.local_load`s
+    of its buffers) becomes a `tilegpu.warpgroup_dot` reading those buffers
+    (`wgmma.mma_async`), its accumulator in the `#tilegpu.mma` layout of
+    version 3, converted from and to the version 2 layout it had (the
+    layout-conversion removal then carries the accumulator in version 3
+    through the loop, and stores the result from it). The buffers take the
+    swizzled layouts `wgmma` reads (`columnsPerBlock` where rows are longer
+    than 128 bytes; the copies into them follow), and every
+    `tilegpu.async_wait` of the kernel gets `fence_async_proxy`, so that
+    what `cp.async` wrote is visible to `wgmma`'s reads.
+
+    The dot must multiply f16 or bf16, on a multiple of 4 warps, with M a
+    multiple of 64 (a warpgroup's instruction) and N wide enough for the
+    warpgroups (see `Wgmma.h`); otherwise, and for any other chip, it stays
+    on `mma.sync`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the kernels are compiled for: sm_90a uses wgmma">
+  ];
+  let dependentDialects = ["tilegpu::TileGPUDialect"];
+}
+
 def TileGPUSplitDot : Pass<"tilegpu-split-dot", "ModuleOp"> {
   let summary = "Load a tensor-core dot's operands one step of K at a time";
   let description = [{

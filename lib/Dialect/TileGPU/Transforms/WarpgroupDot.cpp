@@ -1,0 +1,165 @@
+//===- WarpgroupDot.cpp - Multiply with wgmma from shared memory ----------===//
+//
+// After tilegpu-pipeline, a dot whose operands are staged in shared memory
+// reads them into registers (ldmatrix) for mma.sync:
+//
+//   %a = tilegpu.local_load %sa : memdesc<M x K> -> tensor<M x K, #dot_op0>
+//   %b = tilegpu.local_load %sb : memdesc<K x N> -> tensor<K x N, #dot_op1>
+//   %d = tile.dot %a, %b, %c : ... -> tensor<M x N, #mma>
+//
+// On sm_90a this pass has wgmma read the buffers itself:
+//
+//   %c3 = tilegpu.convert_layout %c : #mma -> #mma3
+//   %d3 = tilegpu.warpgroup_dot %sa, %sb, %c3
+//   %d = tilegpu.convert_layout %d3 : #mma3 -> #mma
+//
+// and gives the buffers (the allocation, and each stage of a ring) the
+// layouts wgmma reads. The conversions cancel around the loop in
+// tilegpu-remove-layout-conversions, which then carries the accumulator in
+// #mma3.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/Wgmma.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUWARPGROUPDOT
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// A buffer a dot reads, and the values that carry it (the allocation and
+/// the stages picked from its ring).
+struct Buffer {
+  LocalLoadOp load;
+  SmallVector<Value> values;
+  MemDescType wanted;
+};
+} // namespace
+
+/// The buffer `load` reads, if only copies into it and this load use it.
+static std::optional<Buffer> matchBuffer(LocalLoadOp load) {
+  if (load.getOffsets() || !load->hasOneUse())
+    return std::nullopt;
+  Value src = load.getSrc();
+  Buffer buffer;
+  buffer.load = load;
+  Value root = src;
+  if (auto index = src.getDefiningOp<MemDescIndexOp>())
+    root = index.getSrc();
+  if (!root.getDefiningOp<LocalAllocOp>())
+    return std::nullopt;
+  buffer.values.push_back(root);
+  for (Operation *user : root.getUsers()) {
+    if (auto index = dyn_cast<MemDescIndexOp>(user)) {
+      buffer.values.push_back(index.getResult());
+      continue;
+    }
+    if (user == load || isa<AsyncCopyOp>(user))
+      continue;
+    return std::nullopt;
+  }
+  for (Value value : ArrayRef<Value>(buffer.values).drop_front())
+    for (Operation *user : value.getUsers())
+      if (user != load && !isa<AsyncCopyOp>(user))
+        return std::nullopt;
+  return buffer;
+}
+
+/// `type` with `layout`.
+static MemDescType withLayout(MemDescType type, Attribute layout) {
+  return MemDescType::get(type.getContext(), type.getShape(),
+                          type.getElementType(), layout);
+}
+
+/// Rewrites `dot` into a warpgroup_dot if it can; true if it did.
+static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
+  auto dType = dot.getD().getType();
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(dType.getEncoding());
+  if (!mma || mma.isHopper())
+    return false;
+  auto aLoad = dot.getA().getDefiningOp<LocalLoadOp>();
+  auto bLoad = dot.getB().getDefiningOp<LocalLoadOp>();
+  if (!aLoad || !bLoad)
+    return false;
+  std::optional<Buffer> a = matchBuffer(aLoad), b = matchBuffer(bLoad);
+  if (!a || !b || a->values.front() == b->values.front())
+    return false;
+  std::optional<SmallVector<unsigned, 2>> warps =
+      getWgmmaWarpsPerCTA(dType.getShape(), numWarps);
+  if (!warps)
+    return false;
+  MLIRContext *context = dot.getContext();
+  auto layout = MmaEncodingAttr::get(context, *warps, /*versionMajor=*/3);
+  std::array<Buffer *, 2> buffers = {&*a, &*b};
+  for (Buffer *buffer : buffers) {
+    MemDescType type = buffer->load.getSrc().getType();
+    auto shared = cast<SharedEncodingAttr>(type.getEncoding());
+    SharedEncodingAttr wanted = getWgmmaSharedLayout(
+        context, type.getShape(), type.getElementType(), shared.getOrder());
+    if (!wanted)
+      return false;
+    buffer->wanted = withLayout(type, wanted);
+  }
+  for (auto [index, buffer] : llvm::enumerate(buffers))
+    if (!whyNotWgmmaOperand(buffer->wanted, index, layout, dType.getDimSize(0),
+                            dType.getDimSize(1))
+             .empty())
+      return false;
+
+  // The buffers in wgmma's layouts: the copies into them follow.
+  for (Buffer *buffer : buffers)
+    for (Value value : buffer->values)
+      value.setType(withLayout(cast<MemDescType>(value.getType()),
+                               buffer->wanted.getEncoding()));
+
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  auto hopperType =
+      RankedTensorType::get(dType.getShape(), dType.getElementType(), layout);
+  Value c = ConvertLayoutOp::create(builder, loc, hopperType, dot.getC());
+  Value d = WarpgroupDotOp::create(builder, loc, hopperType, aLoad.getSrc(),
+                                   bLoad.getSrc(), c);
+  Value back = ConvertLayoutOp::create(builder, loc, dType, d);
+  dot.getD().replaceAllUsesWith(back);
+  dot.erase();
+  aLoad.erase();
+  bLoad.erase();
+  return true;
+}
+
+namespace {
+struct TileGPUWarpgroupDotPass
+    : tilegpu::impl::TileGPUWarpgroupDotBase<TileGPUWarpgroupDotPass> {
+  using TileGPUWarpgroupDotBase::TileGPUWarpgroupDotBase;
+
+  void runOnOperation() override {
+    if (chip != "sm_90a")
+      return;
+    for (tile::FuncOp kernel : getOperation().getOps<tile::FuncOp>()) {
+      auto numWarps = kernel->getAttrOfType<IntegerAttr>(
+          TileGPUDialect::getNumWarpsAttrName());
+      if (!numWarps)
+        continue;
+      SmallVector<tile::DotOp> dots;
+      kernel.walk([&](tile::DotOp dot) { dots.push_back(dot); });
+      bool any = false;
+      for (tile::DotOp dot : dots)
+        any |= rewriteDot(dot, numWarps.getInt());
+      if (!any)
+        continue;
+      // What cp.async wrote, wgmma reads: through the async proxy.
+      UnitAttr unit = UnitAttr::get(&getContext());
+      kernel.walk([&](AsyncWaitOp wait) { wait.setFenceAsyncProxyAttr(unit); });
+    }
+  }
+};
+} // namespace
