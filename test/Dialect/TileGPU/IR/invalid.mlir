@@ -362,3 +362,129 @@ tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
   %a = tilegpu.local_load %m offsets [0, 16] : !tilegpu.memdesc<64x32xf16, #sh> -> tensor<64x16x!f16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>>
   tile.return
 }
+
+// -----
+
+// expected-error @below {{an mma layout is version 2 (mma.sync) or 3 (wgmma), not 4}}
+#m = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 4}>
+
+// -----
+
+// expected-error @below {{a version 3 mma layout stacks whole warpgroups along M: warpsPerCTA[0] is a multiple of 4, got 2}}
+#m = #tilegpu.mma<{warpsPerCTA = [2, 2], versionMajor = 3}>
+
+// -----
+
+tile.func @wgmma_shape(%f: f32) attributes {tilegpu.num_warps = 8 : i32} {
+  // expected-error @below {{a version 3 mma layout over warps 8 x 1 lays out tiles of a multiple of 128 x 8 elements, not 64 x 64}}
+  %t = tile.splat %f : f32 -> tensor<64x64xf32, #tilegpu.mma<{warpsPerCTA = [8, 1], versionMajor = 3}>>
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{a version 3 (wgmma) product reads its operands from shared memory (tilegpu.warpgroup_dot); they have no register layout}}
+#d = #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>}>
+
+// -----
+
+// expected-error @below {{a shared layout's columnsPerBlock is 0 or a power of two, got 48}}
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 48}>
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 128}>
+tile.func @k() attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{a row of 64 elements cannot be cut into blocks of 128 columns}}
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1]}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  // expected-error @below {{accumulates in a version 3 #tilegpu.mma layout, not 'tensor<64x64xf32, #tilegpu.mma<{warpsPerCTA = [4, 1]}>>'}}
+  %d = tilegpu.warpgroup_dot %a, %a, %c : !tilegpu.memdesc<64x64xf16, #sh>, !tilegpu.memdesc<64x64xf16, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf16, #sh>
+  // expected-error @below {{multiplies '!tilegpu.memdesc<64x128xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' by '!tilegpu.memdesc<64x128xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' into 'tensor<64x64xf32, #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>>'; expected M x K by K x N into M x N}}
+  %d = tilegpu.warpgroup_dot %a, %a, %c : !tilegpu.memdesc<64x128xf16, #sh>, !tilegpu.memdesc<64x128xf16, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x64xbf16, #sh>
+  // expected-error @below {{multiplies 'f16' by 'bf16'; expected one element type}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sh>, !tilegpu.memdesc<64x64xbf16, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf32, #sh>
+  // expected-error @below {{operand A holds f32; wgmma reads f16 or bf16 here}}
+  %d = tilegpu.warpgroup_dot %a, %a, %c : !tilegpu.memdesc<64x64xf32, #sh>, !tilegpu.memdesc<64x64xf32, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  // expected-error @below {{operand A is laid out as #tilegpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>; wgmma reads it as #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>}}
+  %d = tilegpu.warpgroup_dot %a, %a, %c : !tilegpu.memdesc<64x64xf16, #sh>, !tilegpu.memdesc<64x64xf16, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sh8 = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x8xf16, #sh8>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<8x64xf16, #sh>
+  // expected-error @below {{operand A has rows of 8 elements; wgmma's layouts have rows of at least 32 bytes}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x8xf16, #sh8>, !tilegpu.memdesc<8x64xf16, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 2], versionMajor = 3}>
+#sha = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#shb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 8 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sha>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #shb>
+  // expected-error @below {{operand B is contiguous along N in rows of 64 elements, which the 32 columns of each warpgroup would start inside of}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sha>, !tilegpu.memdesc<64x64xf16, #shb>, tensor<64x64xf32, #mma>
+  tile.return
+}

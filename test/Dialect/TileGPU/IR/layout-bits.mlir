@@ -71,3 +71,31 @@ tile.func @fma(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
   %b = tile.splat %f : f32 -> tensor<8x32xf32, #fb>
   tile.return
 }
+
+// The wgmma accumulator (version 3), against the PTX ISA's fragment of
+// wgmma's D ("Register fragments and shared memory matrix layouts",
+// m64nNk16): element j of lane l in warp w of a warpgroup is at row
+// 16 w + l / 4 + 8 ((j >> 1) & 1), column 8 (j >> 2) + 2 (l % 4) + (j & 1):
+// registers [y0 x3 y3 y4 ...], lanes [y1 y2 x0 x1 x2], warps [x4 x5]; more
+// warpgroups along M (x6..), then along N; the rest of M in registers.
+#wg4 = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#wg8 = #tilegpu.mma<{warpsPerCTA = [8, 1], versionMajor = 3}>
+#wg42 = #tilegpu.mma<{warpsPerCTA = [4, 2], versionMajor = 3}>
+tile.func @wgmma_one_group(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  // expected-remark @below {{reg [y0 x3 y3 y4 y5 y6] lane [y1 y2 x0 x1 x2] warp [x4 x5]}}
+  %d = tile.splat %f : f32 -> tensor<64x128xf32, #wg4>
+  // Two instructions along M: the second 64 rows in registers.
+  // expected-remark @below {{reg [y0 x3 y3 y4 y5 x6] lane [y1 y2 x0 x1 x2] warp [x4 x5]}}
+  %e = tile.splat %f : f32 -> tensor<128x64xf32, #wg4>
+  tile.return
+}
+
+tile.func @wgmma_two_groups(%f: f32) attributes {tilegpu.num_warps = 8 : i32} {
+  // Stacked along M: warp bit 2 is row bit 6.
+  // expected-remark @below {{reg [y0 x3 y3 y4 y5 y6 y7] lane [y1 y2 x0 x1 x2] warp [x4 x5 x6]}}
+  %d = tile.splat %f : f32 -> tensor<128x256xf32, #wg8>
+  // Side by side along N: each warpgroup 128 of the 256 columns.
+  // expected-remark @below {{reg [y0 x3 y3 y4 y5 y6] lane [y1 y2 x0 x1 x2] warp [x4 x5 y7]}}
+  %e = tile.splat %f : f32 -> tensor<64x256xf32, #wg42>
+  tile.return
+}

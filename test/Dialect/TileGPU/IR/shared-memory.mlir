@@ -5,7 +5,9 @@
 #mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
 #shared = #tilegpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 
+// CHECK: #[[WG:.*]] = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
 // CHECK: #[[SHARED:.*]] = #tilegpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// CHECK: #[[SB:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 64}>
 // CHECK-LABEL: tile.func @stage
 // CHECK: %[[RING:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16, #[[SHARED]]>
 // CHECK: %[[ONE:.*]] = tilegpu.memdesc_index %[[RING]][%{{.*}}] : !tilegpu.memdesc<3x64x32xf16, #[[SHARED]]> -> !tilegpu.memdesc<64x32xf16, #[[SHARED]]>
@@ -26,5 +28,21 @@ tile.func @stage(%p: !tile.ptr<f16>, %i: i32) attributes {tilegpu.num_warps = 4 
   tilegpu.async_wait {pending = 1 : i32}
   %a = tilegpu.local_load %one : !tilegpu.memdesc<64x32xf16, #shared> -> tensor<64x32xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>>
   %a1 = tilegpu.local_load %one offsets [0, 16] : !tilegpu.memdesc<64x32xf16, #shared> -> tensor<64x16xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>>
+  tile.return
+}
+
+// wgmma's layouts and product.
+#wg = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sa = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 64}>
+// CHECK-LABEL: tile.func @warpgroup
+// CHECK: tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
+// CHECK: tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<64x64xf16, #{{.*}}>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<64x128xf32, #[[WG]]>
+tile.func @warpgroup(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sa>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf16, #sb>
+  %c = tile.splat %f : f32 -> tensor<64x128xf32, #wg>
+  tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sa>, !tilegpu.memdesc<64x128xf16, #sb>, tensor<64x128xf32, #wg>
   tile.return
 }

@@ -1,0 +1,118 @@
+// RUN: tile-opt %s --split-input-file --tilegpu-warpgroup-dot=chip=sm_90a | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tilegpu-warpgroup-dot=chip=sm_90 | FileCheck %s --check-prefix=SM90
+
+// SM90-NOT: tilegpu.warpgroup_dot
+
+// A ring of 3 stages, as tilegpu-pipeline makes it: the dot reads the
+// buffers with wgmma; B's rows of 256 bytes are cut into blocks of 64
+// columns (128 bytes), A's of 128 bytes stay; the copies and the stages
+// follow; the accumulator is converted into version 3 and back (the
+// layout-conversion removal carries it in version 3 through the loop);
+// every wait fences the async proxy.
+
+// CHECK-DAG: #[[WG:.*]] = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+// CHECK-DAG: #[[SA:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-DAG: #[[SB:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 64}>
+// CHECK-LABEL: tile.func @ring
+// CHECK: %[[RA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #[[SA]]>
+// CHECK: %[[RB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #[[SB]]>
+// CHECK: scf.for
+// CHECK: tilegpu.async_wait {fence_async_proxy, pending = 1 : i32}
+// CHECK: %[[A:.*]] = tilegpu.memdesc_index %[[RA]]
+// CHECK: %[[B:.*]] = tilegpu.memdesc_index %[[RB]]{{.*}} -> !tilegpu.memdesc<64x128xf16, #[[SB]]>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[B]] : {{.*}}, !tilegpu.memdesc<64x128xf16, #[[SB]]>
+// CHECK-NOT: tilegpu.local_load
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #[[WG]]>
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %[[A]], %[[B]], %[[C]] : !tilegpu.memdesc<128x64xf16, #[[SA]]>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<128x128xf32, #[[WG]]>
+// CHECK: %[[BACK:.*]] = tilegpu.convert_layout %[[D]]
+// CHECK: scf.yield %[[BACK]]
+// CHECK: tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
+#ca = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cb = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @ring(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32, #mma>) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %sa = tilegpu.memdesc_index %ra[%i] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%i] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+    %ta = tile.splat %pa : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>, #ca>
+    %tb = tile.splat %pb : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #cb>
+    tilegpu.async_copy %ta, %sa : tensor<128x64x!tile.ptr<f16>, #ca>, !tilegpu.memdesc<128x64xf16, #s>
+    tilegpu.async_copy %tb, %sb : tensor<64x128x!tile.ptr<f16>, #cb>, !tilegpu.memdesc<64x128xf16, #s>
+    tilegpu.async_commit_group
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<128x64xf16, #s> -> tensor<128x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x128xf16, #s> -> tensor<64x128xf16, #opb>
+    %d = tile.dot %a, %b, %acc : tensor<128x64xf16, #opa>, tensor<64x128xf16, #opb> -> tensor<128x128xf32, #mma>
+    scf.yield %d : tensor<128x128xf32, #mma>
+  }
+  tilegpu.async_wait {pending = 0 : i32}
+  tile.return
+}
+
+// -----
+
+// 8 warps on 128 x 256: two warpgroups along M, each m64n256. A is
+// contiguous along M (transposed): its rows of 128 elements are cut too.
+
+// CHECK-DAG: #[[WG8:.*]] = #tilegpu.mma<{warpsPerCTA = [8, 1], versionMajor = 3}>
+// CHECK-DAG: #[[SAT:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], columnsPerBlock = 64}>
+// CHECK-LABEL: tile.func @eight_warps
+// CHECK: tilegpu.warpgroup_dot {{.*}} : !tilegpu.memdesc<128x64xbf16, #[[SAT]]>, !tilegpu.memdesc<64x256xbf16{{.*}}, tensor<128x256xf32, #[[WG8]]>
+#ca = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 8], order = [0, 1]}>
+#cb = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 4]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#sa = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#sb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @eight_warps(%pa: !tile.ptr<bf16>, %pb: !tile.ptr<bf16>, %f: f32) attributes {tilegpu.num_warps = 8 : i32} {
+  %sa = tilegpu.local_alloc : !tilegpu.memdesc<128x64xbf16, #sa>
+  %sb = tilegpu.local_alloc : !tilegpu.memdesc<64x256xbf16, #sb>
+  %ta = tile.splat %pa : !tile.ptr<bf16> -> tensor<128x64x!tile.ptr<bf16>, #ca>
+  %tb = tile.splat %pb : !tile.ptr<bf16> -> tensor<64x256x!tile.ptr<bf16>, #cb>
+  tilegpu.async_copy %ta, %sa : tensor<128x64x!tile.ptr<bf16>, #ca>, !tilegpu.memdesc<128x64xbf16, #sa>
+  tilegpu.async_copy %tb, %sb : tensor<64x256x!tile.ptr<bf16>, #cb>, !tilegpu.memdesc<64x256xbf16, #sb>
+  tilegpu.async_commit_group
+  tilegpu.async_wait {pending = 0 : i32}
+  %a = tilegpu.local_load %sa : !tilegpu.memdesc<128x64xbf16, #sa> -> tensor<128x64xbf16, #opa>
+  %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x256xbf16, #sb> -> tensor<64x256xbf16, #opb>
+  %c = tile.splat %f : f32 -> tensor<128x256xf32, #mma>
+  %d = tile.dot %a, %b, %c : tensor<128x64xbf16, #opa>, tensor<64x256xbf16, #opb> -> tensor<128x256xf32, #mma>
+  tile.return
+}
+
+// -----
+
+// What stays on mma.sync: 32 rows (less than a warpgroup's 64), and an
+// operand not from shared memory.
+
+// CHECK-LABEL: tile.func @stays
+// CHECK-NOT: tilegpu.warpgroup_dot
+// CHECK: tile.return
+#c = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @stays(%p: !tile.ptr<f16>, %f: f32, %h: f16) attributes {tilegpu.num_warps = 4 : i32} {
+  %s = tilegpu.local_alloc : !tilegpu.memdesc<32x64xf16, #s>
+  %t = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #s>
+  %a = tilegpu.local_load %s : !tilegpu.memdesc<32x64xf16, #s> -> tensor<32x64xf16, #opa>
+  %b = tilegpu.local_load %t : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
+  %c = tile.splat %f : f32 -> tensor<32x64xf32, #mma>
+  %d = tile.dot %a, %b, %c : tensor<32x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<32x64xf32, #mma>
+  %u = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #s>
+  %a2 = tile.splat %h : f16 -> tensor<64x64xf16, #opa>
+  %b2 = tilegpu.local_load %u : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
+  %c2 = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %d2 = tile.dot %a2, %b2, %c2 : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
+  tile.return
+}
