@@ -18,6 +18,8 @@
 #   ncu       Nsight Compute on tile.ops kernels ($NCU_CASES)
 #   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
 #             database) into /tmp/o/i27
+#   matmul    bench/matmul_bench.py (tile beside torch.matmul) at
+#             $MATMUL_SIZES with $MATMUL_CONFIGS
 set -uo pipefail
 o=/tmp/o
 mkdir -p $o /tmp/lib
@@ -63,6 +65,14 @@ for step in "$@"; do
         python3 bench/ncu_ops.py $k $d $s > $o/ncu-$k-$d-$s.txt 2>&1
       echo "ncu $c rc=$?"
     done ;;
+  matmul)
+    mkdir -p /tmp/tile-gpu/bin
+    [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
+    chmod +x /tmp/tile-gpu/bin/tile-run
+    TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
+      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} \
+      > $o/matmul-bench.log 2>&1
+    echo "matmul rc=$?" ;;
   i27-*)
     OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1
     echo "$step rc=$?" ;;

@@ -195,11 +195,16 @@ if want sanitizer; then
     # column-major A.
     "$ex/matmul.mlir --target=cuda -D DTYPE=f16 --grid 2 --arg f16[77x39]=randn:1 --arg f16[39x45]=randn:2 --arg f16[77x45]=zeros --arg i32=77 --arg i32=45 --arg i32=39 --arg i32=39 --arg i32=1 --arg i32=45 --arg i32=1 --arg i32=45 --arg i32=1 --check --atol 1e-2"
     "$ex/matmul.mlir --target=cuda -D DTYPE=bf16 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16 -D NUM_WARPS=2 --grid 6 --arg bf16[39x77]=randn:3 --arg bf16[39x45]=randn:4 --arg bf16[77x45]=zeros --arg i32=77 --arg i32=45 --arg i32=39 --arg i32=1 --arg i32=77 --arg i32=45 --arg i32=1 --arg i32=45 --arg i32=1 --check --atol 1e-2"
+    # wgmma (sm_90a): a ring of 3 stages read from shared memory by the
+    # tensor cores, every edge masked.
+    "$ex/matmul.mlir --target=cuda -D DTYPE=f16 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D NUM_STAGES=3 --grid 9 --arg f16[300x200]=randn:11 --arg f16[200x264]=randn:12 --arg f16[300x264]=zeros --arg i32=300 --arg i32=264 --arg i32=200 --arg i32=200 --arg i32=1 --arg i32=264 --arg i32=1 --arg i32=264 --arg i32=1 --check --atol 1e-2"
   )
   {
     echo "== compute-sanitizer ($(compute-sanitizer --version | tail -n 1))"
-    for tool in memcheck racecheck; do
+    for tool in memcheck racecheck synccheck; do
       for run in "${runs[@]}"; do
+        # synccheck (barriers in divergent code) on the matrix products only.
+        [ "$tool" != synccheck ] || [[ "$run" == *matmul* ]] || continue
         echo "\$ compute-sanitizer --tool $tool --error-exitcode 99 tile-run $run --no-guards"
         # shellcheck disable=SC2086
         timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 99 \
