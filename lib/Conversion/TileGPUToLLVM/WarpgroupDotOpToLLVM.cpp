@@ -22,6 +22,11 @@
 // buffers are 1024-byte aligned, so that the swizzle, which wgmma applies to
 // address bits, matches the layout's.
 //
+// The instructions are committed as one group, not waited for:
+// tilegpu.warpgroup_wait (wgmma.wait_group, as inline PTX that ties the
+// accumulator's registers) does, later, so that what the thread issues in
+// between (the next stage's copies) overlaps the products.
+//
 // The accumulator's registers, in #mma version 3 order, are gathered into
 // the instruction's struct in the order of the PTX ISA's fragment: element
 // j of a thread holds row 8 * ((j >> 1) & 1) and column 8 * (j >> 2) +
@@ -167,9 +172,42 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     rewriter.replaceOp(
         op, packVector(rewriter, loc, adaptor.getC().getType(), acc));
+    return success();
+  }
+};
+
+/// wgmma.wait_group as inline PTX whose operands and results are the
+/// accumulator's registers, tied: they are read only after the wait.
+struct WarpgroupWaitOpLowering : ConvertOpToLLVMPattern<WarpgroupWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpgroupWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getValue());
+    std::string constraints;
+    for (size_t i = 0; i < values.size(); ++i)
+      constraints += "=f,";
+    for (size_t i = 0; i < values.size(); ++i)
+      constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        getContext(), SmallVector<Type>(values.size(), rewriter.getF32Type()));
+    auto wait = LLVM::InlineAsmOp::create(
+        rewriter, loc, structType, values,
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) +
+            ";",
+        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] =
+          LLVM::ExtractValueOp::create(rewriter, loc, wait.getResult(0), i);
+    rewriter.replaceOp(
+        op, packVector(rewriter, loc, adaptor.getValue().getType(), values));
     return success();
   }
 };
@@ -177,5 +215,5 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
 
 void mlir::tilegpu::populateWarpgroupDotOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WarpgroupDotOpLowering>(converter);
+  patterns.add<WarpgroupDotOpLowering, WarpgroupWaitOpLowering>(converter);
 }

@@ -1,7 +1,8 @@
 // tilegpu.warpgroup_dot in NVVM: a wgmma.fence, one wgmma.mma_async per
 // 16 of K (m64n128k16 for a 64 x 128 accumulator on one warpgroup), then
-// commit and wait; the descriptors' fixed fields (LBO, SBO, swizzle) as
-// constants:
+// the commit; tilegpu.warpgroup_wait is wgmma.wait_group as inline PTX
+// whose operands and results are the accumulator's 64 registers, tied.
+// The descriptors' fixed fields (LBO, SBO, swizzle) are constants:
 //   A, K-major, 128-byte swizzle: LBO 16 bytes (1, unused), SBO 1024 (64),
 //     swizzle 1: 1 << 16 | 64 << 32 | 1 << 62 = 4611686293305360384;
 //   B, N-major, blocks of 64 columns by 64 rows (8192 bytes): LBO 8192
@@ -20,7 +21,7 @@
 // CHECK-DAG: llvm.mlir.constant(4611686293338849280 : i64)
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=f,=f,{{.*}},=f,0,1,2,{{.*}},62,63" {{.*}} -> !llvm.struct<(f32, f32
 #wg = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
 #sa = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #sb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 64}>
@@ -33,8 +34,9 @@ tile.func @wgmma(%p: !tile.ptr<f32>, %f: f32) attributes {tilegpu.num_warps = 4 
   %c = tile.splat %s : f32 -> tensor<64x128xf32, #wg>
   tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sa>, !tilegpu.memdesc<64x128xf16, #sb>, tensor<64x128xf32, #wg>
+  %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x128xf32, #wg>
   %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #wg>
-  tile.store %ptrs, %d : tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.store %ptrs, %e : tensor<64x128x!tile.ptr<f32>, #wg>
   tile.return
 }
 
@@ -56,7 +58,8 @@ tile.func @transposed_a(%p: !tile.ptr<f32>, %f: f32) attributes {tilegpu.num_war
   %b = tilegpu.local_alloc : !tilegpu.memdesc<32x64xbf16, #sb>
   %c = tile.splat %f : f32 -> tensor<64x64xf32, #wg>
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xbf16, #sa>, !tilegpu.memdesc<32x64xbf16, #sb>, tensor<64x64xf32, #wg>
+  %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x64xf32, #wg>
   %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #wg>
-  tile.store %ptrs, %d : tensor<64x64x!tile.ptr<f32>, #wg>
+  tile.store %ptrs, %e : tensor<64x64x!tile.ptr<f32>, #wg>
   tile.return
 }

@@ -80,6 +80,30 @@ static MemDescType withLayout(MemDescType type, Attribute layout) {
                           type.getElementType(), layout);
 }
 
+/// The earliest point of `op`'s block where `op` may stand: after the ops
+/// defining its operands (or `also`'s), after the last wait (which makes
+/// the buffers' contents visible) and after any copy into a buffer it
+/// reads, whichever comes last. wgmma is asynchronous: issued there, it
+/// runs while the rest of the iteration (the next stage's copies and their
+/// addresses) is issued. (The copies tilegpu-pipeline starts in the loop go
+/// to another stage of the ring than the one the iteration reads.)
+static Operation *getEarliestPoint(Operation *op, Operation *also) {
+  Block *block = op->getBlock();
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<AsyncWaitOp>(prev))
+      return prev;
+    if (auto copy = dyn_cast<AsyncCopyOp>(prev))
+      if (llvm::is_contained(op->getOperands(), copy.getDst()))
+        return prev;
+    for (Operation *user : {op, also})
+      for (Value operand : user->getOperands())
+        if (operand.getDefiningOp() == prev && prev != also)
+          return prev;
+  }
+  (void)block;
+  return nullptr;
+}
+
 /// Rewrites `dot` into a warpgroup_dot if it can; true if it did.
 static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
   auto dType = dot.getD().getType();
@@ -128,7 +152,21 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
   Value c = ConvertLayoutOp::create(builder, loc, hopperType, dot.getC());
   Value d = WarpgroupDotOp::create(builder, loc, hopperType, aLoad.getSrc(),
                                    bLoad.getSrc(), c);
-  Value back = ConvertLayoutOp::create(builder, loc, dType, d);
+  // Issued as early as its operands and the last wait allow.
+  Operation *product = d.getDefiningOp(), *convert = c.getDefiningOp();
+  if (Operation *point = getEarliestPoint(product, convert)) {
+    convert->moveAfter(point);
+    product->moveAfter(convert);
+  } else {
+    convert->moveBefore(&product->getBlock()->front());
+    product->moveAfter(convert);
+  }
+  // Waited for where the dot stood: the buffers' next copies, and the
+  // rest of the iteration, are issued while the tensor cores run.
+  builder.setInsertionPoint(dot);
+  Value ready =
+      WarpgroupWaitOp::create(builder, loc, d.getType(), d, /*pending=*/0);
+  Value back = ConvertLayoutOp::create(builder, loc, dType, ready);
   dot.getD().replaceAllUsesWith(back);
   dot.erase();
   aLoad.erase();

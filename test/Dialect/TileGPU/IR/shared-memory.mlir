@@ -37,12 +37,14 @@ tile.func @stage(%p: !tile.ptr<f16>, %i: i32) attributes {tilegpu.num_warps = 4 
 #sb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 64}>
 // CHECK-LABEL: tile.func @warpgroup
 // CHECK: tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
-// CHECK: tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<64x64xf16, #{{.*}}>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<64x128xf32, #[[WG]]>
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<64x64xf16, #{{.*}}>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<64x128xf32, #[[WG]]>
+// CHECK: tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32} : tensor<64x128xf32, #[[WG]]>
 tile.func @warpgroup(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sa>
   %b = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf16, #sb>
   %c = tile.splat %f : f32 -> tensor<64x128xf32, #wg>
   tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sa>, !tilegpu.memdesc<64x128xf16, #sb>, tensor<64x128xf32, #wg>
+  %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x128xf32, #wg>
   tile.return
 }

@@ -8,7 +8,9 @@
 // columns (128 bytes), A's of 128 bytes stay; the copies and the stages
 // follow; the accumulator is converted into version 3 and back (the
 // layout-conversion removal carries it in version 3 through the loop);
-// every wait fences the async proxy.
+// every wait fences the async proxy. The product is issued as soon as its
+// stage is ready (before the next stage's copies) and waited for where the
+// dot stood.
 
 // CHECK-DAG: #[[WG:.*]] = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
 // CHECK-DAG: #[[SA:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
@@ -20,11 +22,13 @@
 // CHECK: tilegpu.async_wait {fence_async_proxy, pending = 1 : i32}
 // CHECK: %[[A:.*]] = tilegpu.memdesc_index %[[RA]]
 // CHECK: %[[B:.*]] = tilegpu.memdesc_index %[[RB]]{{.*}} -> !tilegpu.memdesc<64x128xf16, #[[SB]]>
-// CHECK: tilegpu.async_copy %{{.*}}, %[[B]] : {{.*}}, !tilegpu.memdesc<64x128xf16, #[[SB]]>
+// CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #[[WG]]>
+// CHECK-NEXT: %[[D:.*]] = tilegpu.warpgroup_dot %[[A]], %[[B]], %[[C]] : !tilegpu.memdesc<128x64xf16, #[[SA]]>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<128x128xf32, #[[WG]]>
+// CHECK: %[[WB:.*]] = tilegpu.memdesc_index %[[RB]]{{.*}} -> !tilegpu.memdesc<64x128xf16, #[[SB]]>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[WB]] : {{.*}}, !tilegpu.memdesc<64x128xf16, #[[SB]]>
 // CHECK-NOT: tilegpu.local_load
-// CHECK: %[[C:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #[[WG]]>
-// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %[[A]], %[[B]], %[[C]] : !tilegpu.memdesc<128x64xf16, #[[SA]]>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<128x128xf32, #[[WG]]>
-// CHECK: %[[BACK:.*]] = tilegpu.convert_layout %[[D]]
+// CHECK: %[[READY:.*]] = tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32} : tensor<128x128xf32, #[[WG]]>
+// CHECK: %[[BACK:.*]] = tilegpu.convert_layout %[[READY]]
 // CHECK: scf.yield %[[BACK]]
 // CHECK: tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
 #ca = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -39,19 +43,21 @@ tile.func @ring(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %n: i32) attributes {t
   %ra = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #s>
   %rb = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #s>
   %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32, #mma>) : i32 {
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %w = %c1) -> (tensor<128x128xf32, #mma>, i32) : i32 {
     tilegpu.async_wait {pending = 1 : i32}
     %sa = tilegpu.memdesc_index %ra[%i] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
     %sb = tilegpu.memdesc_index %rb[%i] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+    %wa = tilegpu.memdesc_index %ra[%w] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %wb = tilegpu.memdesc_index %rb[%w] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
     %ta = tile.splat %pa : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>, #ca>
     %tb = tile.splat %pb : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #cb>
-    tilegpu.async_copy %ta, %sa : tensor<128x64x!tile.ptr<f16>, #ca>, !tilegpu.memdesc<128x64xf16, #s>
-    tilegpu.async_copy %tb, %sb : tensor<64x128x!tile.ptr<f16>, #cb>, !tilegpu.memdesc<64x128xf16, #s>
+    tilegpu.async_copy %ta, %wa : tensor<128x64x!tile.ptr<f16>, #ca>, !tilegpu.memdesc<128x64xf16, #s>
+    tilegpu.async_copy %tb, %wb : tensor<64x128x!tile.ptr<f16>, #cb>, !tilegpu.memdesc<64x128xf16, #s>
     tilegpu.async_commit_group
     %a = tilegpu.local_load %sa : !tilegpu.memdesc<128x64xf16, #s> -> tensor<128x64xf16, #opa>
     %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x128xf16, #s> -> tensor<64x128xf16, #opb>
     %d = tile.dot %a, %b, %acc : tensor<128x64xf16, #opa>, tensor<64x128xf16, #opb> -> tensor<128x128xf32, #mma>
-    scf.yield %d : tensor<128x128xf32, #mma>
+    scf.yield %d, %i : tensor<128x128xf32, #mma>, i32
   }
   tilegpu.async_wait {pending = 0 : i32}
   tile.return
@@ -114,5 +120,33 @@ tile.func @stays(%p: !tile.ptr<f16>, %f: f32, %h: f16) attributes {tilegpu.num_w
   %b2 = tilegpu.local_load %u : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
   %c2 = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
   %d2 = tile.dot %a2, %b2, %c2 : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+// A copy into the very buffer the product reads (not what tilegpu-pipeline
+// makes, but valid IR) keeps the product after it.
+
+// CHECK-LABEL: tile.func @after_copy
+// CHECK: tilegpu.async_copy
+// CHECK-NEXT: tilegpu.convert_layout
+// CHECK-NEXT: tilegpu.warpgroup_dot
+// CHECK-NEXT: tilegpu.async_commit_group
+#c = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @after_copy(%p: !tile.ptr<f16>, %f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %sa = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #s>
+  %sb = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #s>
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %t = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #c>
+  tilegpu.async_copy %t, %sb : tensor<64x64x!tile.ptr<f16>, #c>, !tilegpu.memdesc<64x64xf16, #s>
+  tilegpu.async_commit_group
+  %a = tilegpu.local_load %sa : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opa>
+  %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
+  %d = tile.dot %a, %b, %c : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
   tile.return
 }

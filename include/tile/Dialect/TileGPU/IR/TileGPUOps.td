@@ -192,11 +192,14 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
     longer ones), contiguous along K (K-major) or along M or N (MN-major).
 
     The lowering fences the accumulator's registers (`wgmma.fence`), issues
-    every instruction, commits them as a group and waits for it
-    (`wgmma.commit_group`, `wgmma.wait_group 0`): when the op returns, its
-    reads of the buffers are done, so the next barrier makes them free to
-    overwrite. `tilegpu-warpgroup-dot` makes this op from a `tile.dot`
-    whose operands `tilegpu-pipeline` staged in shared memory.
+    every instruction and commits them as a group (`wgmma.commit_group`).
+    The product is asynchronous: `d` may be read, and the buffers
+    overwritten, only after a `tilegpu.warpgroup_wait` of `d` (another
+    `warpgroup_dot` may take `d` as its `c` before that: the tensor cores
+    keep their order). `tilegpu-warpgroup-dot` makes this op from a
+    `tile.dot` whose operands `tilegpu-pipeline` staged in shared memory,
+    issued as early as the buffers are ready, and the wait where the dot
+    stood.
 
     ```mlir
     %d = tilegpu.warpgroup_dot %a, %b, %c
@@ -214,6 +217,28 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
     qualified(type($b)) `,` type($c)
   }];
   let hasVerifier = 1;
+}
+
+def TileGPU_WarpgroupWaitOp : TileGPU_Op<"warpgroup_wait",
+    [AllTypesMatch<["value", "result"]>]> {
+  let summary = "Waits for the warpgroup's earlier products";
+  let description = [{
+    Waits until at most `pending` of the warpgroup's committed groups of
+    `tilegpu.warpgroup_dot` products are still running
+    (`wgmma.wait_group`), and returns `value` (the result of one of them),
+    now safe to read: the accumulator's registers pass through the wait,
+    so nothing reads them before it. When it returns with `pending = 0`,
+    the products' reads of shared memory are done too.
+
+    ```mlir
+    %e = tilegpu.warpgroup_wait %d {pending = 0 : i32}
+        : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
