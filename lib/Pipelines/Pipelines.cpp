@@ -75,7 +75,9 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
-  pm.addPass(tilegpu::createTileGPUPipeline());
+  tilegpu::TileGPUPipelineOptions stagingOptions;
+  stagingOptions.chip = options.chip;
+  pm.addPass(tilegpu::createTileGPUPipeline(stagingOptions));
   tilegpu::TileGPUWarpgroupDotOptions wgmmaOptions;
   wgmmaOptions.chip = options.chip;
   pm.addPass(tilegpu::createTileGPUWarpgroupDot(wgmmaOptions));

@@ -276,6 +276,15 @@ LogicalResult DotOperandEncodingAttr::verifyEncoding(
 
 LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
+  if (attr.getName() == getStageDistanceAttrName()) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getValue().getSignificantBits() > 32 ||
+        value.getInt() < 1)
+      return op->emitError()
+             << "'" << getStageDistanceAttrName()
+             << "' is a positive number of iterations, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getNumWarpsAttrName())
     return op->emitError() << "unknown tilegpu attribute '"
                            << attr.getName().getValue() << "'";

@@ -29,6 +29,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/LoopSlice.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
+#include "tile/Dialect/TileGPU/IR/Wgmma.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -166,9 +167,11 @@ static void stageInPlace(DotLoad &dot) {
   dot.load.erase();
 }
 
-/// Turns the loads of `loop` into a ring of `numStages` buffers each.
+/// Turns the loads of `loop` into a ring of `numStages` buffers each, whose
+/// copies run `lookahead` iterations ahead (numStages - 1, or one less to
+/// leave a stage free for a product still reading it).
 static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
-                     int64_t numStages) {
+                     int64_t numStages, int64_t lookahead) {
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -192,9 +195,9 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
                                 type.getElementType(), type.getEncoding());
     return MemDescIndexOp::create(b, loc, one, ring, index);
   };
-  // The first N - 1 iterations' copies, one group per iteration.
+  // The first `lookahead` iterations' copies, one group per iteration.
   Value iv = loop.getLowerBound();
-  for (int64_t s = 0; s + 1 < numStages; ++s) {
+  for (int64_t s = 0; s < lookahead; ++s) {
     if (s > 0)
       iv = arith::AddIOp::create(rewriter, loc, iv, loop.getStep());
     Value valid = tile::createIsInRange(rewriter, loop, iv);
@@ -204,25 +207,25 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
     AsyncCommitGroupOp::create(rewriter, loc);
   }
 
-  SmallVector<Value> indices = {constant(0), constant(numStages - 1)};
+  SmallVector<Value> indices = {constant(0), constant(lookahead)};
   auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
       rewriter, indices, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location loc,
           ArrayRef<BlockArgument> args) -> SmallVector<Value> {
         b.setInsertionPointToStart(loop.getBody());
         Value read = args[0], write = args[1];
-        AsyncWaitOp::create(b, loc, numStages - 2);
+        AsyncWaitOp::create(b, loc, lookahead - 1);
         for (auto [dot, ring] : llvm::zip(dots, rings)) {
           Value loaded = LocalLoadOp::create(b, loc, dot.convert.getType(),
                                              stage(b, ring, read));
           dot.convert.replaceAllUsesWith(loaded);
         }
-        // The copies of iteration i + N - 1.
+        // The copies of iteration i + lookahead.
         Value ahead = arith::MulIOp::create(
             b, loc, loop.getStep(),
             arith::ConstantOp::create(
                 b, loc, loop.getStep().getType(),
-                b.getIntegerAttr(loop.getStep().getType(), numStages - 1)));
+                b.getIntegerAttr(loop.getStep().getType(), lookahead)));
         Value next =
             arith::AddIOp::create(b, loc, loop.getInductionVar(), ahead);
         Value valid = tile::createIsInRange(b, loop, next);
@@ -250,11 +253,38 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
   rewriter.setInsertionPointAfter(newLoop);
   AsyncWaitOp::create(rewriter, loc, 0);
   newLoop->removeAttr(tile::TileDialect::getNumStagesAttrName());
+  if (numStages - lookahead > 1)
+    newLoop->setAttr(TileGPUDialect::getStageDistanceAttrName(),
+                     rewriter.getI32IntegerAttr(numStages - lookahead));
+}
+
+/// True when every dot `dots` feed will multiply with wgmma on `chip`, as
+/// far as its types and shape tell (tilegpu-warpgroup-dot decides): a
+/// product may then run into the next iteration, and the ring keeps a
+/// stage free for it.
+static bool feedsOnlyWgmma(ArrayRef<DotLoad> dots, StringRef chip,
+                           unsigned numWarps) {
+  if (chip != "sm_90a")
+    return false;
+  return llvm::all_of(dots, [&](const DotLoad &dot) {
+    for (Operation *user : dot.convert->getUsers()) {
+      auto product = dyn_cast<tile::DotOp>(user);
+      if (!product)
+        return false;
+      Type element = product.getA().getType().getElementType();
+      if (!(element.isF16() || element.isBF16()) ||
+          !getWgmmaWarpsPerCTA(product.getD().getType().getShape(), numWarps))
+        return false;
+    }
+    return true;
+  });
 }
 
 namespace {
 struct TileGPUPipelinePass
     : tilegpu::impl::TileGPUPipelineBase<TileGPUPipelinePass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     DenseMap<Operation *, SmallVector<DotLoad>> byLoop;
@@ -313,7 +343,17 @@ struct TileGPUPipelinePass
       bool all = llvm::all_of(
           dots, [](const DotLoad &dot) { return dot.pipelinable; });
       if (numStages >= 2 && all) {
-        pipeline(loop, dots, numStages);
+        // With wgmma and 4 stages or more, the copies run one stage less
+        // ahead and one product stays in flight across iterations.
+        auto kernel = loop->getParentOfType<tile::FuncOp>();
+        unsigned numWarps = kernel
+                                ->getAttrOfType<IntegerAttr>(
+                                    TileGPUDialect::getNumWarpsAttrName())
+                                .getInt();
+        int64_t lookahead = numStages - 1;
+        if (numStages >= 4 && feedsOnlyWgmma(dots, chip, numWarps))
+          lookahead = numStages - 2;
+        pipeline(loop, dots, numStages, lookahead);
         continue;
       }
       for (DotLoad &dot : dots)

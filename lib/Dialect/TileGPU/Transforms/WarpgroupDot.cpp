@@ -25,6 +25,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/Wgmma.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::tilegpu {
@@ -162,13 +163,39 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     product->moveAfter(convert);
   }
   // Waited for where the dot stood: the buffers' next copies, and the
-  // rest of the iteration, are issued while the tensor cores run.
+  // rest of the iteration, are issued while the tensor cores run. In a loop
+  // whose stages are written two iterations after they are read, and whose
+  // accumulator goes from one product to the next and nowhere else, the
+  // wait leaves this product running into the next iteration; the loop's
+  // result is waited for after it.
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  std::optional<unsigned> carried;
+  if (loop && dot->hasOneUse() && isa<scf::YieldOp>(*dot->getUsers().begin())) {
+    auto distance = loop->getAttrOfType<IntegerAttr>(
+        TileGPUDialect::getStageDistanceAttrName());
+    unsigned index = dot->getUses().begin()->getOperandNumber();
+    Value iterArg = loop.getRegionIterArg(index);
+    bool onlyHere = llvm::all_of(iterArg.getUsers(), [&](Operation *user) {
+      return user == dot.getOperation() || user == convert;
+    });
+    if (distance && distance.getInt() >= 2 && dot.getC() == iterArg && onlyHere)
+      carried = index;
+  }
   builder.setInsertionPoint(dot);
-  Value ready =
-      WarpgroupWaitOp::create(builder, loc, d.getType(), d, /*pending=*/0);
+  Value ready = WarpgroupWaitOp::create(builder, loc, d.getType(), d,
+                                        /*pending=*/carried ? 1 : 0);
   Value back = ConvertLayoutOp::create(builder, loc, dType, ready);
   dot.getD().replaceAllUsesWith(back);
   dot.erase();
+  if (carried) {
+    Value result = loop.getResult(*carried);
+    builder.setInsertionPointAfter(loop);
+    Value wide = ConvertLayoutOp::create(builder, loc, hopperType, result);
+    Value done = WarpgroupWaitOp::create(builder, loc, hopperType, wide,
+                                         /*pending=*/0);
+    Value narrow = ConvertLayoutOp::create(builder, loc, dType, done);
+    result.replaceAllUsesExcept(narrow, wide.getDefiningOp());
+  }
   aLoad.erase();
   bLoad.erase();
   return true;

@@ -150,3 +150,43 @@ tile.func @after_copy(%p: !tile.ptr<f16>, %f: f32) attributes {tilegpu.num_warps
   %d = tile.dot %a, %b, %c : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
   tile.return
 }
+
+// -----
+
+// A stage written two iterations after it is read (tilegpu.stage_distance
+// = 2) lets the product run into the next iteration: the wait in the loop
+// leaves one group in flight, and the loop's result is waited for after
+// it, before anything reads it.
+
+// CHECK-LABEL: tile.func @in_flight
+// CHECK: %[[LOOP:.*]]:2 = scf.for
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot
+// CHECK: %[[W:.*]] = tilegpu.warpgroup_wait %[[D]] {pending = 1 : i32}
+// CHECK: } {tilegpu.stage_distance = 2 : i32}
+// CHECK: %[[WIDE:.*]] = tilegpu.convert_layout %[[LOOP]]#0
+// CHECK-NEXT: %[[DONE:.*]] = tilegpu.warpgroup_wait %[[WIDE]] {pending = 0 : i32}
+// CHECK-NEXT: %[[NARROW:.*]] = tilegpu.convert_layout %[[DONE]]
+// CHECK: tile.store %{{.*}}, %[[NARROW]]
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @in_flight(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<4x64x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<4x64x64xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %j = %c0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %sa = tilegpu.memdesc_index %ra[%j] : !tilegpu.memdesc<4x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%j] : !tilegpu.memdesc<4x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
+    %d = tile.dot %a, %b, %acc : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
+    scf.yield %d, %i : tensor<64x64xf32, #mma>, i32
+  } {tilegpu.stage_distance = 2 : i32}
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #mma>
+  tile.store %ptrs, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+  tile.return
+}

@@ -42,6 +42,14 @@ def TileGPU_Dialect : Dialect {
       return ::llvm::StringLiteral("tilegpu.num_warps");
     }
 
+    /// Name of the attribute of a loop that tilegpu-pipeline staged, when
+    /// a stage its iteration i reads is next written in iteration i + d for
+    /// d > 1 (one product may then still read it when the next iteration
+    /// starts).
+    static constexpr ::llvm::StringLiteral getStageDistanceAttrName() {
+      return ::llvm::StringLiteral("tilegpu.stage_distance");
+    }
+
     void registerAttributes();
     void registerTypes();
   }];

@@ -74,7 +74,19 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     tiles too small for the copy layout to give each element to one thread
     (fewer elements than the block has threads, times the vector: threads
     would copy the same elements, racing) are left as they are.
+
+    On `sm_90a`, when every dot the loads feed will multiply with `wgmma`
+    (16-bit types, whole warpgroups; see `tilegpu-warpgroup-dot`) and
+    N >= 4, the copies run N - 2 iterations ahead instead of N - 1: the
+    buffer iteration i writes is the one iteration i - 2 read, so that the
+    product of iteration i - 1 may still be running when iteration i
+    starts. The loop records that distance in `tilegpu.stage_distance`.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the kernels are compiled for: on sm_90a, rings feeding "
+           "wgmma keep a stage free">
+  ];
   let dependentDialects = ["tilegpu::TileGPUDialect", "arith::ArithDialect",
                            "scf::SCFDialect"];
 }
