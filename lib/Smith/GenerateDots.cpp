@@ -18,7 +18,11 @@
 // made earlier (an earlier dot's result, say) or a new load; its result is
 // an f32 tile like any other, for the operations after it and the stores.
 // With a column loop, a dot may also accumulate over the loop, tile.dot
-// onto an iter_arg, as a matrix multiply's K loop does.
+// onto an iter_arg, as a matrix multiply's K loop does; a second stream
+// (dotRng again) makes some of those the shape of a matmul on Hopper: 64 x
+// 32 tiles on 4 warps (a warpgroup), f16 or bf16 operands each loaded whole
+// in the loop, which tilegpu-pipeline stages in shared memory and
+// tilegpu-warpgroup-dot multiplies with wgmma on sm_90a.
 //
 // Operand values are small (at most 2 in magnitude where loaded), and a
 // dot is made only where K products of them stay well inside the ranges
@@ -46,6 +50,10 @@ void Generator::chooseDots() {
   if (p.rank != 2 || !dotRng.chance(0.75) || !dots)
     return;
   bool tensorCores = rng.chance(0.5);
+  // Drawn from dotRng, so that the programs that do not take it are drawn
+  // as before.
+  warpgroupDots =
+      tensorCores && p.columnLoop && p.numWarps <= 4 && dotRng.chance(0.8);
   if (tensorCores) {
     // Tiles for the tensor cores, over as many blocks as before: of at most
     // 2048 elements, whose conversions to and from #mma leave shared memory
@@ -57,6 +65,11 @@ void Generator::chooseDots() {
         cols /= 2;
       else
         rows /= 2;
+    }
+    if (warpgroupDots) {
+      rows = 64;
+      cols = 32;
+      p.numWarps = 4;
     }
     if (rows != p.blockRows || cols != p.blockCols) {
       int64_t rowBlocks = p.getRowBlocks(), colBlocks = p.getColBlocks();
@@ -76,6 +89,10 @@ void Generator::chooseDots() {
   while (p.dotK > 1 &&
          (p.blockRows * p.dotK > 4096 || p.dotK * p.blockCols > 4096))
     p.dotK /= 2;
+  // A K x 32 operand of at least 1024 elements, so that its copy gives
+  // each of the 128 threads 8 of its own (tilegpu-pipeline stages it).
+  if (warpgroupDots)
+    p.dotK = std::max<int64_t>(p.dotK, 32);
   // More warps for large tiles (enlarged blocks, operands), as
   // chooseGeometry gives large blocks, and for dots with many FMAs per
   // thread (where the GPU does not use the tensor cores).
@@ -105,7 +122,7 @@ void Generator::chooseDots() {
     dotsPerPhase[0] = 1 + static_cast<int>(rng.weighted({6, 3, 1}));
     return;
   }
-  wantLoopDot = rng.chance(0.7);
+  wantLoopDot = rng.chance(0.7) || warpgroupDots;
   dotsPerPhase[0] =
       static_cast<int>(rng.weighted({wantLoopDot ? 4u : 0u, 4, 1}));
   dotsPerPhase[1] = rng.chance(0.3) ? 1 : 0;
@@ -202,7 +219,7 @@ bool Generator::randomDotType(ElementType &type, DotPrecision &precision,
   // at least: chooseDots saw to it).
   for (int tries = 0; tries < 20; ++tries) {
     precision = DotPrecision::Default;
-    switch (rng.weighted({3, 3, 3, 2})) {
+    switch (warpgroupDots ? rng.range(0, 1) : rng.weighted({3, 3, 3, 2})) {
     case 0:
       type = ElementType::F16;
       break;
@@ -315,6 +332,8 @@ int Generator::makeDotOperand(Shape shape, ElementType type) {
     if (program.ops[i].shape == shape && program.ops[i].type == type &&
         program.ops[i].phase == phase && isFloatValue(i))
       earlier.push_back(static_cast<int>(i));
+  if (warpgroupDots)
+    return loadDotOperand(shape, type);
   if (!earlier.empty() && rng.chance(0.2))
     return rng.pick<int>(earlier);
   auto make = [&](OpKind kind, std::vector<int> operands) {

@@ -204,6 +204,10 @@ private:
   int dotsPerPhase[2] = {0, 0};
   std::vector<int> dotSteps;
   bool wantLoopDot = false;
+  /// Dots shaped as a matrix multiply's K loop for Hopper's wgmma: a
+  /// warpgroup's 64 rows, 4 warps, f16 or bf16 operands loaded whole in
+  /// the column loop (which tilegpu-pipeline stages in shared memory).
+  bool warpgroupDots = false;
   /// Whether a dot off the tensor cores fits the GPU's registers.
   bool fmaFits = true;
   /// The shared memory the dots' layout conversions and the reductions
