@@ -18,8 +18,9 @@
 #   ncu       Nsight Compute on tile.ops kernels ($NCU_CASES)
 #   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
 #             database) into /tmp/o/i27
-#   matmul    bench/matmul_bench.py (tile beside torch.matmul) at
-#             $MATMUL_SIZES with $MATMUL_CONFIGS
+#   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
+#             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
+#             $MATMUL_CONFIGS
 set -uo pipefail
 o=/tmp/o
 mkdir -p $o /tmp/lib
@@ -70,7 +71,7 @@ for step in "$@"; do
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
     chmod +x /tmp/tile-gpu/bin/tile-run
     TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
-      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} \
+      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} \
       > $o/matmul-bench.log 2>&1
     echo "matmul rc=$?" ;;
   i27-*)

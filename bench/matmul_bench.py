@@ -70,6 +70,98 @@ def torch_time(torch, dtype, m, n, k, reps, flush):
     return statistics.median(times)
 
 
+TRITON_CONFIGS = [  # BLOCK_M, BLOCK_N, BLOCK_K, warps, stages
+    (128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 3),
+    (256, 128, 64, 8, 4), (128, 128, 64, 4, 4), (128, 128, 64, 8, 4),
+    (128, 128, 32, 4, 4), (64, 128, 64, 4, 4)]
+
+
+def triton_matmul():
+    """A Triton kernel written the way its tutorial writes a matmul (grouped
+    program order, masked loads, tl.dot into an f32 accumulator); Triton
+    3.6 puts it on wgmma on Hopper and pipelines it num_stages deep."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def kernel(a, b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+               stride_cm, stride_cn, BLOCK_M: tl.constexpr,
+               BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+               GROUP_M: tl.constexpr):
+        pid = tl.program_id(0)
+        tiles_m = tl.cdiv(M, BLOCK_M)
+        tiles_n = tl.cdiv(N, BLOCK_N)
+        in_group = GROUP_M * tiles_n
+        first_m = (pid // in_group) * GROUP_M
+        rows_in_group = tl.minimum(tiles_m - first_m, GROUP_M)
+        tile_m = first_m + (pid % in_group) % rows_in_group
+        tile_n = (pid % in_group) // rows_in_group
+        rm = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        rn = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        rk = tl.arange(0, BLOCK_K)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for step in range(0, tl.cdiv(K, BLOCK_K)):
+            k = step * BLOCK_K + rk
+            x = tl.load(a + rm[:, None] * stride_am + k[None, :] * stride_ak,
+                        mask=(rm[:, None] < M) & (k[None, :] < K), other=0.0)
+            y = tl.load(b + k[:, None] * stride_bk + rn[None, :] * stride_bn,
+                        mask=(k[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(x, y, acc)
+        tl.store(c + rm[:, None] * stride_cm + rn[None, :] * stride_cn,
+                 acc.to(c.dtype.element_ty),
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    return kernel
+
+
+def triton_time(torch, kernel, dtype, m, n, k, reps):
+    """The best of TRITON_CONFIGS: (median ms, config), each timed as
+    torch_time times torch.matmul (L2 flushed before each run), after a
+    check against torch.matmul."""
+    types = {"f16": torch.float16, "bf16": torch.bfloat16}
+    a = torch.rand(m, k, device="cuda", dtype=types[dtype])
+    b = torch.rand(k, n, device="cuda", dtype=types[dtype])
+    c = torch.empty(m, n, device="cuda", dtype=types[dtype])
+    ref = torch.matmul(a, b).float()
+    scratch = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    best = None
+    for bm, bn, bk, warps, stages in TRITON_CONFIGS:
+        grid = (-(-m // bm) * -(-n // bn),)
+
+        def run():
+            kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1),
+                         b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
+                         num_warps=warps, num_stages=stages)
+        try:
+            run()
+            torch.cuda.synchronize()
+        except Exception as error:  # out of shared memory, say
+            print(f"  triton {bm}x{bn}x{bk} {warps} warps {stages} stages: "
+                  f"failed: {str(error).splitlines()[0][:100]}", flush=True)
+            continue
+        error = (c.float() - ref).abs().max().item()
+        if error > 1e-2 * ref.abs().max().item():
+            print(f"  triton {bm}x{bn}x{bk}: wrong (max error {error})")
+            continue
+        for _ in range(5):
+            run()
+        times = []
+        for _ in range(reps):
+            scratch.zero_()
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            run()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        ms = statistics.median(times)
+        if best is None or ms < best[0]:
+            best = (ms, (bm, bn, bk, warps, stages))
+    return best
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", default="/tmp/tile-gpu/bin/tile-run")
@@ -91,9 +183,13 @@ def main():
                         "or with --baseline-all on each; may be repeated")
     parser.add_argument("--baseline-all", action="store_true",
                         help="time the baselines on every configuration")
+    parser.add_argument("--triton", action="store_true",
+                        help="also time a Triton kernel written as its "
+                        "tutorial's, best of TRITON_CONFIGS, in the same run")
     args = parser.parse_args()
     import torch
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    triton_kernel = triton_matmul() if args.triton else None
     for dtype in args.dtypes.split(","):
         for size in args.sizes:
             m, n, k = (int(v) for v in size.split(","))
@@ -104,6 +200,15 @@ def main():
                   f"{flops / ref / 1e9:.1f} TFLOPS with L2 flushed as for "
                   f"tile (ratios below are against this); {warm:.4f} ms, "
                   f"{flops / warm / 1e9:.1f} TFLOPS without", flush=True)
+            if args.triton and dtype in ("f16", "bf16"):
+                best = triton_time(torch, triton_kernel, dtype, m, n, k,
+                                   args.reps)
+                if best:
+                    ms, (bm, bn, bk, warps, stages) = best
+                    print(f"  triton (best: {bm}x{bn}x{bk} {warps} warps "
+                          f"{stages} stages): {ms:.4f} ms, "
+                          f"{flops / ms / 1e9:.1f} TFLOPS, {ref / ms:.3f} of "
+                          "torch.matmul", flush=True)
             baselines = []
             for value in args.baseline_run:
                 name, _, path = value.rpartition("=")
