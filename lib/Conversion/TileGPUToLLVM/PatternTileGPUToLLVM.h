@@ -134,6 +134,11 @@ Value getWarpId(OpBuilder &b, Location loc);
 SmallVector<Value> getThreadCoords(OpBuilder &b, Location loc,
                                    const LayoutBits &bits);
 
+/// For each dimension, the part of an element's coordinate that the warp
+/// id `warpId` contributes (lanes left out).
+SmallVector<Value> getIdCoords(OpBuilder &b, Location loc, Value warpId,
+                               const LayoutBits &bits);
+
 /// The elements of a per-thread vector, and a vector built from elements.
 SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value vector);
 Value packVector(OpBuilder &b, Location loc, Type vectorType,

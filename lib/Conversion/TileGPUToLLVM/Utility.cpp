@@ -75,6 +75,14 @@ static void addIdBits(OpBuilder &b, Location loc, Value id,
   }
 }
 
+SmallVector<Value> mlir::tilegpu::getIdCoords(OpBuilder &b, Location loc,
+                                              Value warpId,
+                                              const LayoutBits &bits) {
+  SmallVector<Value> coords(bits.shape.size(), createI32(b, loc, 0));
+  addIdBits(b, loc, warpId, bits.warp, coords);
+  return coords;
+}
+
 SmallVector<Value> mlir::tilegpu::getThreadCoords(OpBuilder &b, Location loc,
                                                   const LayoutBits &bits) {
   SmallVector<Value> coords(bits.shape.size(), createI32(b, loc, 0));

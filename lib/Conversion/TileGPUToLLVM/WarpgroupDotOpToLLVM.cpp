@@ -100,13 +100,23 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
     int64_t share = n / wn;
 
     // The warpgroup's first row and column: the warp bits past the two
-    // within a warpgroup.
+    // within a warpgroup, of a warp id every lane reads from lane 0
+    // (shfl.sync.idx), which ptxas then knows to be the same across the
+    // warp: the descriptors are computed once per warp on the uniform
+    // datapath, where wgmma reads them, instead of per thread and moved
+    // there before each instruction (R2UR).
     LayoutBits groupBits = dBits;
     for (LayoutBit &bit : groupBits.lane)
       bit = LayoutBit{};
     for (size_t i = 0; i < 2 && i < groupBits.warp.size(); ++i)
       groupBits.warp[i] = LayoutBit{};
-    SmallVector<Value> group = getThreadCoords(rewriter, loc, groupBits);
+    Value warp =
+        NVVM::ShflOp::create(
+            rewriter, loc, rewriter.getI32Type(), createI32(rewriter, loc, -1),
+            getWarpId(rewriter, loc), createI32(rewriter, loc, 0),
+            createI32(rewriter, loc, 0x1f), NVVM::ShflKind::idx, UnitAttr())
+            .getResult();
+    SmallVector<Value> group = getIdCoords(rewriter, loc, warp, groupBits);
     Value zero = createI32(rewriter, loc, 0);
     bool aKMajor =
         cast<SharedEncodingAttr>(aType.getEncoding()).getOrder()[0] == 1;

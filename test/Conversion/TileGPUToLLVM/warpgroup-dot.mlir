@@ -16,6 +16,9 @@
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.barrier0
+// The warpgroup's warp id, read from lane 0 so that ptxas keeps the
+// descriptors on the uniform datapath:
+// CHECK: nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-DAG: llvm.mlir.constant(4611686293305360384 : i64)
 // CHECK-DAG: llvm.mlir.constant(4611686293338849280 : i64)
