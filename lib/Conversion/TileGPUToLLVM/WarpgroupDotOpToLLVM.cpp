@@ -50,19 +50,21 @@ namespace {
 /// How one operand's descriptors are made.
 struct OperandDescriptors {
   SharedPlacement placement;
-  Value base;          // i32 shared address of the buffer
-  Value threadOffset;  // i32 element offset of the warpgroup's part
-  int64_t fixedFields; // LBO, SBO and swizzle, in place
+  Value base;           // i32 shared address of the buffer
+  Value threadOffset;   // i32 element offset of the warpgroup's part
+  uint64_t fixedFields; // LBO, SBO and swizzle, in place
 
   OperandDescriptors(OpBuilder &b, Location loc, MemDescType type, Value buffer,
                      Value offset, bool kMajor)
       : placement(type), threadOffset(offset) {
     base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), buffer);
     int64_t swizzle = getWgmmaSwizzleBytes(type);
-    int64_t code = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+    uint64_t code = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
     int64_t sbo = 8 * swizzle;
     int64_t lbo = kMajor ? 16 : placement.blockSize * 2;
-    fixedFields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (code << 62);
+    // Unsigned: the swizzle's code takes the sign bit.
+    fixedFields =
+        (uint64_t(lbo >> 4) << 16) | (uint64_t(sbo >> 4) << 32) | (code << 62);
   }
 
   /// The descriptor of the part whose first element is at `coords` past the
@@ -77,7 +79,8 @@ struct OperandDescriptors {
         b, loc, LLVM::LShrOp::create(b, loc, address, createI32(b, loc, 4)),
         createI32(b, loc, 0x3fff));
     Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), start);
-    return LLVM::OrOp::create(b, loc, wide, createI64(b, loc, fixedFields));
+    return LLVM::OrOp::create(
+        b, loc, wide, createI64(b, loc, static_cast<int64_t>(fixedFields)));
   }
 };
 
