@@ -46,7 +46,7 @@ int64_t mlir::tilegpu::getWgmmaInstrN(int64_t n, unsigned warpsAlongN) {
 }
 
 std::string mlir::tilegpu::whyNotWgmmaOperand(MemDescType type, unsigned opIdx,
-                                              MmaEncodingAttr layout, int64_t m,
+                                              MmaEncodingAttr layout,
                                               int64_t n) {
   std::string why;
   llvm::raw_string_ostream os(why);
@@ -89,7 +89,6 @@ std::string mlir::tilegpu::whyNotWgmmaOperand(MemDescType type, unsigned opIdx,
          << " elements, which the " << share
          << " columns of each warpgroup would start inside of";
   }
-  (void)m;
   return why;
 }
 
@@ -113,8 +112,7 @@ LogicalResult WarpgroupDotOp::verify() {
            << "; expected one element type";
   std::array<MemDescType, 2> operands = {a, b};
   for (auto [index, type] : llvm::enumerate(operands)) {
-    std::string why = whyNotWgmmaOperand(type, index, layout, c.getShape()[0],
-                                         c.getShape()[1]);
+    std::string why = whyNotWgmmaOperand(type, index, layout, c.getShape()[1]);
     if (!why.empty())
       return emitOpError("operand ") << (index == 0 ? "A" : "B") << " " << why;
   }

@@ -89,7 +89,6 @@ static MemDescType withLayout(MemDescType type, Attribute layout) {
 /// addresses) is issued. (The copies tilegpu-pipeline starts in the loop go
 /// to another stage of the ring than the one the iteration reads.)
 static Operation *getEarliestPoint(Operation *op, Operation *also) {
-  Block *block = op->getBlock();
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (isa<AsyncWaitOp>(prev))
       return prev;
@@ -101,7 +100,6 @@ static Operation *getEarliestPoint(Operation *op, Operation *also) {
         if (operand.getDefiningOp() == prev && prev != also)
           return prev;
   }
-  (void)block;
   return nullptr;
 }
 
@@ -135,8 +133,7 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     buffer->wanted = withLayout(type, wanted);
   }
   for (auto [index, buffer] : llvm::enumerate(buffers))
-    if (!whyNotWgmmaOperand(buffer->wanted, index, layout, dType.getDimSize(0),
-                            dType.getDimSize(1))
+    if (!whyNotWgmmaOperand(buffer->wanted, index, layout, dType.getDimSize(1))
              .empty())
       return false;
 

@@ -488,3 +488,41 @@ tile.func @k(%f: f32) attributes {tilegpu.num_warps = 8 : i32} {
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sha>, !tilegpu.memdesc<64x64xf16, #shb>, tensor<64x64xf32, #mma>
   tile.return
 }
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  %r = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16, #sh>
+  // expected-error @below {{expected M x K by K x N into M x N}}
+  %d = tilegpu.warpgroup_dot %a, %r, %c : !tilegpu.memdesc<64x64xf16, #sh>, !tilegpu.memdesc<2x64x64xf16, #sh>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sa = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#sb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x8xf16, #sa>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<8x64xf16, #sb>
+  // expected-error @below {{operand A has K = 8; wgmma steps through K 16 at a time}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x8xf16, #sa>, !tilegpu.memdesc<8x64xf16, #sb>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+tile.func @k(%n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tilegpu.stage_distance' is a positive number of iterations, got 0 : i32}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tilegpu.stage_distance = 0 : i32}
+  tile.return
+}

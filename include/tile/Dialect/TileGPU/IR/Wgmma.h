@@ -48,10 +48,10 @@ getWgmmaWarpsPerCTA(ArrayRef<int64_t> shape, unsigned numWarps);
 int64_t getWgmmaInstrN(int64_t n, unsigned warpsAlongN);
 
 /// Why operand `opIdx` (0: A, M x K; 1: B, K x N) of a warpgroup product
-/// whose accumulator has `layout` cannot be read from `type`; empty when it
-/// can.
+/// whose accumulator of `n` columns has `layout` cannot be read from
+/// `type`; empty when it can.
 std::string whyNotWgmmaOperand(MemDescType type, unsigned opIdx,
-                               MmaEncodingAttr layout, int64_t m, int64_t n);
+                               MmaEncodingAttr layout, int64_t n);
 
 } // namespace mlir::tilegpu
 
