@@ -75,9 +75,7 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
-  tilegpu::TileGPUPipelineOptions stagingOptions;
-  stagingOptions.chip = options.chip;
-  pm.addPass(tilegpu::createTileGPUPipeline(stagingOptions));
+  pm.addPass(tilegpu::createTileGPUPipeline());
   tilegpu::TileGPUWarpgroupDotOptions wgmmaOptions;
   wgmmaOptions.chip = options.chip;
   pm.addPass(tilegpu::createTileGPUWarpgroupDot(wgmmaOptions));

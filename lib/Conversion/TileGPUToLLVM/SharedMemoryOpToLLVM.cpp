@@ -204,6 +204,17 @@ struct AsyncWaitOpLowering : ConvertOpToLLVMPattern<AsyncWaitOp> {
   }
 };
 
+struct BarrierOpLowering : ConvertOpToLLVMPattern<BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::Barrier0Op>(op);
+    return success();
+  }
+};
+
 struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -362,5 +373,6 @@ void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
     const LoweringInfo &info) {
   patterns.add<LocalAllocOpLowering, AsyncCopyOpLowering>(converter, info);
   patterns.add<MemDescIndexOpLowering, AsyncCommitGroupOpLowering,
-               AsyncWaitOpLowering, LocalLoadOpLowering>(converter);
+               AsyncWaitOpLowering, BarrierOpLowering, LocalLoadOpLowering>(
+      converter);
 }

@@ -2,7 +2,7 @@
 // (zero-filled where the mask is false), ldmatrix.x4 into the A operand of
 // an mma (K contiguous in the buffer) and ldmatrix.x4.trans into B (N
 // contiguous), a plain load per element into a blocked layout, and the
-// group commit and wait (with its barrier).
+// group commit and wait (with its barrier), and the block's barrier.
 // RUN: tile-opt %s --convert-tilegpu-to-llvm | FileCheck %s
 
 #copy = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -17,6 +17,7 @@
 // CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-COUNT-8: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // CHECK-COUNT-8: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
@@ -43,6 +44,7 @@ tile.func @shared(%p: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %n: i32) at
   tilegpu.async_copy %ptrs, %a mask %ok : tensor<64x64x!tile.ptr<f16>, #copy>, !tilegpu.memdesc<64x64xf16, #sh>, tensor<64x64xi1, #copy>
   tilegpu.async_commit_group
   tilegpu.async_wait {pending = 0 : i32}
+  tilegpu.barrier
   %xa = tilegpu.local_load %a : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #opa>
   %xb = tilegpu.local_load %b : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #opb>
   %xc = tilegpu.local_load %a : !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #blk>

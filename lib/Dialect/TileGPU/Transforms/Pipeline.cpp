@@ -29,7 +29,6 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/LoopSlice.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
-#include "tile/Dialect/TileGPU/IR/Wgmma.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -168,8 +167,9 @@ static void stageInPlace(DotLoad &dot) {
 }
 
 /// Turns the loads of `loop` into a ring of `numStages` buffers each, whose
-/// copies run `lookahead` iterations ahead (numStages - 1, or one less to
-/// leave a stage free for a product still reading it).
+/// copies run `lookahead` iterations ahead (at most numStages - 1), and
+/// records on the loop how many iterations after a stage is read it is
+/// written again (`tilegpu.stage_distance`).
 static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
                      int64_t numStages, int64_t lookahead) {
   IRRewriter rewriter(loop.getContext());
@@ -253,31 +253,8 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
   rewriter.setInsertionPointAfter(newLoop);
   AsyncWaitOp::create(rewriter, loc, 0);
   newLoop->removeAttr(tile::TileDialect::getNumStagesAttrName());
-  if (numStages - lookahead > 1)
-    newLoop->setAttr(TileGPUDialect::getStageDistanceAttrName(),
-                     rewriter.getI32IntegerAttr(numStages - lookahead));
-}
-
-/// True when every dot `dots` feed will multiply with wgmma on `chip`, as
-/// far as its types and shape tell (tilegpu-warpgroup-dot decides): a
-/// product may then run into the next iteration, and the ring keeps a
-/// stage free for it.
-static bool feedsOnlyWgmma(ArrayRef<DotLoad> dots, StringRef chip,
-                           unsigned numWarps) {
-  if (chip != "sm_90a")
-    return false;
-  return llvm::all_of(dots, [&](const DotLoad &dot) {
-    for (Operation *user : dot.convert->getUsers()) {
-      auto product = dyn_cast<tile::DotOp>(user);
-      if (!product)
-        return false;
-      Type element = product.getA().getType().getElementType();
-      if (!(element.isF16() || element.isBF16()) ||
-          !getWgmmaWarpsPerCTA(product.getD().getType().getShape(), numWarps))
-        return false;
-    }
-    return true;
-  });
+  newLoop->setAttr(TileGPUDialect::getStageDistanceAttrName(),
+                   rewriter.getI32IntegerAttr(numStages - lookahead));
 }
 
 namespace {
@@ -343,17 +320,7 @@ struct TileGPUPipelinePass
       bool all = llvm::all_of(
           dots, [](const DotLoad &dot) { return dot.pipelinable; });
       if (numStages >= 2 && all) {
-        // With wgmma and 4 stages or more, the copies run one stage less
-        // ahead and one product stays in flight across iterations.
-        auto kernel = loop->getParentOfType<tile::FuncOp>();
-        unsigned numWarps = kernel
-                                ->getAttrOfType<IntegerAttr>(
-                                    TileGPUDialect::getNumWarpsAttrName())
-                                .getInt();
-        int64_t lookahead = numStages - 1;
-        if (numStages >= 4 && feedsOnlyWgmma(dots, chip, numWarps))
-          lookahead = numStages - 2;
-        pipeline(loop, dots, numStages, lookahead);
+        pipeline(loop, dots, numStages, numStages - 1);
         continue;
       }
       for (DotLoad &dot : dots)

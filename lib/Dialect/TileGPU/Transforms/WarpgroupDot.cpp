@@ -160,27 +160,38 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     product->moveAfter(convert);
   }
   // Waited for where the dot stood: the buffers' next copies, and the
-  // rest of the iteration, are issued while the tensor cores run. In a loop
-  // whose stages are written two iterations after they are read, and whose
-  // accumulator goes from one product to the next and nowhere else, the
-  // wait leaves this product running into the next iteration; the loop's
-  // result is waited for after it.
+  // rest of the iteration, are issued while the tensor cores run. In a
+  // pipelined loop whose accumulator goes from one product to the next and
+  // nowhere else, the product runs into the next iteration instead: the
+  // loop's result is waited for after it.
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   std::optional<unsigned> carried;
+  int64_t distance = 0;
   if (loop && dot->hasOneUse() && isa<scf::YieldOp>(*dot->getUsers().begin())) {
-    auto distance = loop->getAttrOfType<IntegerAttr>(
+    auto attr = loop->getAttrOfType<IntegerAttr>(
         TileGPUDialect::getStageDistanceAttrName());
     unsigned index = dot->getUses().begin()->getOperandNumber();
     Value iterArg = loop.getRegionIterArg(index);
     bool onlyHere = llvm::all_of(iterArg.getUsers(), [&](Operation *user) {
       return user == dot.getOperation() || user == convert;
     });
-    if (distance && distance.getInt() >= 2 && dot.getC() == iterArg && onlyHere)
+    if (attr && dot.getC() == iterArg && onlyHere) {
       carried = index;
+      distance = attr.getInt();
+    }
   }
-  builder.setInsertionPoint(dot);
+  // A stage written again the iteration after it is read: the previous
+  // iteration's product (which read it) is waited for right after this
+  // one is issued, by the whole block, before the copies.
+  if (carried && distance == 1)
+    builder.setInsertionPointAfter(product);
+  else
+    builder.setInsertionPoint(dot);
   Value ready = WarpgroupWaitOp::create(builder, loc, d.getType(), d,
                                         /*pending=*/carried ? 1 : 0);
+  if (carried && distance == 1)
+    BarrierOp::create(builder, loc);
+  builder.setInsertionPoint(dot);
   Value back = ConvertLayoutOp::create(builder, loc, dType, ready);
   dot.getD().replaceAllUsesWith(back);
   dot.erase();

@@ -39,6 +39,7 @@ tile.func @stage(%p: !tile.ptr<f16>, %i: i32) attributes {tilegpu.num_warps = 4 
 // CHECK: tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
 // CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<64x64xf16, #{{.*}}>, !tilegpu.memdesc<64x128xf16, #[[SB]]>, tensor<64x128xf32, #[[WG]]>
 // CHECK: tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32} : tensor<64x128xf32, #[[WG]]>
+// CHECK-NEXT: tilegpu.barrier
 tile.func @warpgroup(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sa>
   %b = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf16, #sb>
@@ -46,5 +47,6 @@ tile.func @warpgroup(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
   tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sa>, !tilegpu.memdesc<64x128xf16, #sb>, tensor<64x128xf32, #wg>
   %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x128xf32, #wg>
+  tilegpu.barrier
   tile.return
 }

@@ -3,7 +3,9 @@
 // A K loop of three stages: two iterations copied before the loop, then in
 // each iteration a wait (one group left in flight), the reads of this
 // iteration's buffers, and the copies of the iteration two ahead into the
-// buffer the previous one read, masked off past the end of the loop.
+// buffer the previous one read, masked off past the end of the loop. The
+// loop records that a stage is written again the iteration after the one
+// that read it.
 #blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
 #opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
@@ -38,7 +40,8 @@
 // CHECK-NOT: tile.load
 // CHECK: tile.dot %[[XA]], %[[XB]]
 // CHECK: scf.yield
-// CHECK: tilegpu.async_wait {pending = 0 : i32}
+// CHECK-NEXT: } {tilegpu.stage_distance = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {pending = 0 : i32}
 tile.func @stages(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

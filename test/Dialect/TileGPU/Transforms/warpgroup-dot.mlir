@@ -190,3 +190,56 @@ tile.func @in_flight(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps 
   tile.store %ptrs, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
   tile.return
 }
+
+// -----
+
+// A stage written again the iteration after it is read (the ring
+// tilegpu-pipeline makes, tilegpu.stage_distance = 1): the product still
+// runs into the next iteration, but right after issuing it the warpgroup
+// waits for the previous one and the block meets at a barrier, before the
+// copies overwrite the stage that product read.
+
+// CHECK-LABEL: tile.func @in_flight_next
+// CHECK: %[[LOOP:.*]]:2 = scf.for
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warpgroup_wait %[[D]] {pending = 1 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK: tilegpu.async_copy
+// CHECK: tilegpu.async_copy
+// CHECK: %[[BACK:.*]] = tilegpu.convert_layout %[[W]]
+// CHECK: scf.yield %[[BACK]]
+// CHECK: } {tilegpu.stage_distance = 1 : i32}
+// CHECK: %[[WIDE:.*]] = tilegpu.convert_layout %[[LOOP]]#0
+// CHECK-NEXT: tilegpu.warpgroup_wait %[[WIDE]] {pending = 0 : i32}
+#ca = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cb = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @in_flight_next(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %w = %c1) -> (tensor<128x128xf32, #mma>, i32) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %sa = tilegpu.memdesc_index %ra[%i] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%i] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<128x64xf16, #s> -> tensor<128x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x128xf16, #s> -> tensor<64x128xf16, #opb>
+    %wa = tilegpu.memdesc_index %ra[%w] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %wb = tilegpu.memdesc_index %rb[%w] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+    %ta = tile.splat %pa : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>, #ca>
+    %tb = tile.splat %pb : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #cb>
+    tilegpu.async_copy %ta, %wa : tensor<128x64x!tile.ptr<f16>, #ca>, !tilegpu.memdesc<128x64xf16, #s>
+    tilegpu.async_copy %tb, %wb : tensor<64x128x!tile.ptr<f16>, #cb>, !tilegpu.memdesc<64x128xf16, #s>
+    tilegpu.async_commit_group
+    %d = tile.dot %a, %b, %acc : tensor<128x64xf16, #opa>, tensor<64x128xf16, #opb> -> tensor<128x128xf32, #mma>
+    scf.yield %d, %i : tensor<128x128xf32, #mma>, i32
+  } {tilegpu.stage_distance = 1 : i32}
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<128x128x!tile.ptr<f32>, #mma>
+  tile.store %ptrs, %r#0 : tensor<128x128x!tile.ptr<f32>, #mma>
+  tile.return
+}

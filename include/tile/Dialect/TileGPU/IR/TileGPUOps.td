@@ -146,6 +146,25 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
   let assemblyFormat = "attr-dict";
 }
 
+def TileGPU_BarrierOp : TileGPU_Op<"barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Meets the block's other threads";
+  let description = [{
+    Every thread of the block waits here until all have arrived
+    (`bar.sync 0`): what each wrote to shared memory before it is visible
+    to all after it, and what each read before it has been read before any
+    writes after it. In a pipelined loop on Hopper, it follows the
+    `tilegpu.warpgroup_wait` that retires the previous iteration's product,
+    so that no warpgroup's copies overwrite a buffer another warpgroup's
+    product may still be reading.
+
+    ```mlir
+    tilegpu.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def TileGPU_LocalLoadOp : TileGPU_Op<"local_load"> {
   let summary = "Loads a tile from shared memory into registers";
   let description = [{

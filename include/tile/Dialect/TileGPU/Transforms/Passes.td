@@ -75,18 +75,11 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     (fewer elements than the block has threads, times the vector: threads
     would copy the same elements, racing) are left as they are.
 
-    On `sm_90a`, when every dot the loads feed will multiply with `wgmma`
-    (16-bit types, whole warpgroups; see `tilegpu-warpgroup-dot`) and
-    N >= 4, the copies run N - 2 iterations ahead instead of N - 1: the
-    buffer iteration i writes is the one iteration i - 2 read, so that the
-    product of iteration i - 1 may still be running when iteration i
-    starts. The loop records that distance in `tilegpu.stage_distance`.
+    The loop records in `tilegpu.stage_distance` that a stage is written
+    again the iteration after the one that read it (1): a product still
+    reading its stage when the next iteration starts must be waited for
+    before that iteration's copies (see `tilegpu-warpgroup-dot`).
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "The GPU the kernels are compiled for: on sm_90a, rings feeding "
-           "wgmma keep a stage free">
-  ];
   let dependentDialects = ["tilegpu::TileGPUDialect", "arith::ArithDialect",
                            "scf::SCFDialect"];
 }
@@ -105,6 +98,19 @@ def TileGPUWarpgroupDot : Pass<"tilegpu-warpgroup-dot", "ModuleOp"> {
     than 128 bytes; the copies into them follow), and every
     `tilegpu.async_wait` of the kernel gets `fence_async_proxy`, so that
     what `cp.async` wrote is visible to `wgmma`'s reads.
+
+    The product is issued as soon as its buffers are ready (after the
+    wait that precedes it), and waited for where the dot stood. In a loop
+    that `tilegpu-pipeline` made a ring of (`tilegpu.stage_distance`), with
+    the accumulator carried from one product to the next and read nowhere
+    else, the product runs into the next iteration instead: right after
+    issuing it, the warpgroup waits for the one before
+    (`tilegpu.warpgroup_wait` with one group pending) and the block meets
+    at a `tilegpu.barrier`, after which the iteration's copies may
+    overwrite the stage that product read; the loop's result is waited for
+    after it. With distance 2 or more, the wait stays where the dot stood
+    and no barrier is needed. So each iteration keeps N - 1 stages of
+    copies and one product in flight, as Triton's Hopper loop does.
 
     The dot must multiply f16 or bf16, on a multiple of 4 warps, with M a
     multiple of 64 (a warpgroup's instruction) and N wide enough for the
