@@ -20,7 +20,8 @@
 #             database) into /tmp/o/i27
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
 #             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
-#             $MATMUL_CONFIGS
+#             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
+#             beside it on each with MATMUL_BASELINE)
 set -uo pipefail
 o=/tmp/o
 mkdir -p $o /tmp/lib
@@ -72,6 +73,7 @@ for step in "$@"; do
     chmod +x /tmp/tile-gpu/bin/tile-run
     TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
       ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} \
+      ${MATMUL_BASELINE:+--baseline-run $MATMUL_BASELINE --baseline-all} \
       > $o/matmul-bench.log 2>&1
     echo "matmul rc=$?" ;;
   i27-*)
