@@ -224,14 +224,12 @@ struct TileGPUWarpgroupDotPass
         continue;
       SmallVector<tile::DotOp> dots;
       kernel.walk([&](tile::DotOp dot) { dots.push_back(dot); });
-      bool any = false;
+      // What cp.async wrote, wgmma reads after the wait and its barrier,
+      // with no proxy fence between them, as CUTLASS's cp.async mainloops
+      // for sm_90 and Triton's have it (a fence there costs a
+      // MEMBAR.ALL.CTA, which waits for the copies still in flight).
       for (tile::DotOp dot : dots)
-        any |= rewriteDot(dot, numWarps.getInt());
-      if (!any)
-        continue;
-      // What cp.async wrote, wgmma reads: through the async proxy.
-      UnitAttr unit = UnitAttr::get(&getContext());
-      kernel.walk([&](AsyncWaitOp wait) { wait.setFenceAsyncProxyAttr(unit); });
+        rewriteDot(dot, numWarps.getInt());
     }
   }
 };
