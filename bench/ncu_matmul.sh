@@ -21,7 +21,7 @@ timeout 200 ncu "${args[@]}" --kernel-name regex:matmul --launch-count 1 \
   --arg i32="$k" --arg i32=1 --arg i32="$n" --arg i32=1 --arg i32="$n" \
   --arg i32=1 > "$out/ncu-matmul-tile.txt" 2>&1
 echo "ncu tile rc=$?"
-timeout 200 ncu "${args[@]}" --kernel-name regex:matmul --launch-skip 1 \
+timeout 200 ncu "${args[@]}" --kernel-name regex:^kernel$ --launch-skip 1 \
   --launch-count 1 python3 bench/ncu_matmul_triton.py "$dtype" "$m" "$n" "$k" \
   "$bm" "$bn" "$bk" "$warps" "$stages" > "$out/ncu-matmul-triton.txt" 2>&1
 echo "ncu triton rc=$?"
