@@ -29,6 +29,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -112,6 +113,27 @@ struct MemDescIndexOpLowering : ConvertOpToLLVMPattern<MemDescIndexOp> {
   }
 };
 
+/// A masked cp.async of `size` bytes from `address` (i64) to `dst`: where
+/// `pred` is false, the copy ignores its source and writes zeros
+/// (`ignore-src`, a predicate ptxas folds into the copy, where a source size
+/// of 0 or `size` would take a select per copy and its combination with
+/// each mask term).
+static void emitCopyUnlessIgnored(OpBuilder &b, Location loc, Value dst,
+                                  Value address, Value pred, int64_t size) {
+  Value shared = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), dst);
+  Value ignore = LLVM::XOrOp::create(
+      b, loc, pred, LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+  std::string code = llvm::formatv(
+      "cp.async.{0}.shared.global [ $0 + 0 ], [ $1 + 0 ], {1}, $2;",
+      size == 16 ? "cg" : "ca", size);
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), ValueRange{shared, address, ignore}, code, "r,l,b",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
   AsyncCopyOpLowering(LLVMTypeConverter &converter, const LoweringInfo &info)
       : ConvertOpToLLVMPattern(converter), info(info) {}
@@ -146,18 +168,18 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
                                   threadBits, constant, bytes);
       int64_t size = width * bytes;
       Value pred = masks.empty() ? Value() : masks[r];
+      if (size >= 4 && pred) {
+        emitCopyUnlessIgnored(rewriter, loc, dst, ptrs[r], pred, size);
+        continue;
+      }
       if (size >= 4) {
         Value src = LLVM::IntToPtrOp::create(rewriter, loc, globalPtr, ptrs[r]);
-        Value srcSize;
-        if (pred)
-          srcSize = LLVM::SelectOp::create(rewriter, loc, pred,
-                                           createI32(rewriter, loc, size),
-                                           createI32(rewriter, loc, 0));
         auto cache = size == 16 ? NVVM::LoadCacheModifierKind::CG
                                 : NVVM::LoadCacheModifierKind::CA;
         NVVM::CpAsyncOp::create(
             rewriter, loc, dst, src, rewriter.getI32IntegerAttr(size),
-            NVVM::LoadCacheModifierKindAttr::get(getContext(), cache), srcSize);
+            NVVM::LoadCacheModifierKindAttr::get(getContext(), cache),
+            /*cpSize=*/Value());
         continue;
       }
       // Too small for cp.async: a predicated load, stored at once.

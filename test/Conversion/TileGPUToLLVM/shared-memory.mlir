@@ -1,5 +1,6 @@
 // The shared-memory operations in LLVM and NVVM: 16-byte cp.async copies
-// (zero-filled where the mask is false), ldmatrix.x4 into the A operand of
+// (zero-filled where the mask is false: the copy's ignore-src predicate is
+// the mask negated), ldmatrix.x4 into the A operand of
 // an mma (K contiguous in the buffer) and ldmatrix.x4.trans into B (N
 // contiguous), a plain load per element into a blocked layout, and the
 // group commit and wait (with its barrier), and the block's barrier.
@@ -14,7 +15,10 @@
 
 // CHECK: llvm.mlir.global internal @shared_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
 // CHECK-LABEL: llvm.func @shared
-// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+// CHECK-NEXT: %[[IGNORE:.*]] = llvm.xor %{{.*}}, %[[TRUE]] : i1
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,b" %{{.*}}, %{{.*}}, %[[IGNORE]] : (i32, i64, i1) -> ()
+// CHECK-COUNT-3: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,b" %{{.*}}, %{{.*}}, %{{.*}} : (i32, i64, i1) -> ()
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: nvvm.barrier0
