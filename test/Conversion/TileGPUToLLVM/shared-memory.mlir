@@ -15,7 +15,8 @@
 
 // CHECK: llvm.mlir.global internal @shared_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
 // CHECK-LABEL: llvm.func @shared
-// CHECK: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+// CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
 // CHECK-NEXT: %[[IGNORE:.*]] = llvm.xor %{{.*}}, %[[TRUE]] : i1
 // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,b" %{{.*}}, %{{.*}}, %[[IGNORE]] : (i32, i64, i1) -> ()
 // CHECK-COUNT-3: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,b" %{{.*}}, %{{.*}}, %{{.*}} : (i32, i64, i1) -> ()
