@@ -8,7 +8,7 @@
 // columns (128 bytes), A's of 128 bytes stay; the copies and the stages
 // follow; the accumulator is converted into version 3 and back (the
 // layout-conversion removal carries it in version 3 through the loop);
-// the waits do not fence the async proxy. The product is issued as soon as its
+// every wait fences the async proxy. The product is issued as soon as its
 // stage is ready (before the next stage's copies) and waited for where the
 // dot stood.
 
@@ -19,7 +19,7 @@
 // CHECK: %[[RA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #[[SA]]>
 // CHECK: %[[RB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #[[SB]]>
 // CHECK: scf.for
-// CHECK: tilegpu.async_wait {pending = 1 : i32}
+// CHECK: tilegpu.async_wait {fence_async_proxy, pending = 1 : i32}
 // CHECK: %[[A:.*]] = tilegpu.memdesc_index %[[RA]]
 // CHECK: %[[B:.*]] = tilegpu.memdesc_index %[[RB]]{{.*}} -> !tilegpu.memdesc<64x128xf16, #[[SB]]>
 // CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #[[WG]]>
@@ -30,7 +30,7 @@
 // CHECK: %[[READY:.*]] = tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32} : tensor<128x128xf32, #[[WG]]>
 // CHECK: %[[BACK:.*]] = tilegpu.convert_layout %[[READY]]
 // CHECK: scf.yield %[[BACK]]
-// CHECK: tilegpu.async_wait {pending = 0 : i32}
+// CHECK: tilegpu.async_wait {fence_async_proxy, pending = 0 : i32}
 #ca = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #cb = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>

@@ -95,9 +95,9 @@ def TileGPUWarpgroupDot : Pass<"tilegpu-warpgroup-dot", "ModuleOp"> {
     layout-conversion removal then carries the accumulator in version 3
     through the loop, and stores the result from it). The buffers take the
     swizzled layouts `wgmma` reads (`columnsPerBlock` where rows are longer
-    than 128 bytes; the copies into them follow). The copies' waits and
-    barriers order them before `wgmma`'s reads, with no proxy fence, as in
-    CUTLASS's and Triton's `cp.async` mainloops for sm_90.
+    than 128 bytes; the copies into them follow), and every
+    `tilegpu.async_wait` of the kernel gets `fence_async_proxy`, so that
+    what `cp.async` wrote is visible to `wgmma`'s reads.
 
     The product is issued as soon as its buffers are ready (after the
     wait that precedes it), and waited for where the dot stood. In a loop
