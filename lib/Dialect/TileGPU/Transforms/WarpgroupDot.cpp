@@ -175,7 +175,16 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     bool onlyHere = llvm::all_of(iterArg.getUsers(), [&](Operation *user) {
       return user == dot.getOperation() || user == convert;
     });
-    if (attr && dot.getC() == iterArg && onlyHere) {
+    // With a stage written again the next iteration, the wait for the
+    // previous product must come before every copy of the iteration: a copy
+    // issued before the product (which tilegpu-pipeline does not make)
+    // keeps the product waited for where the dot stood.
+    bool copyBefore = false;
+    for (Operation *prev = product->getPrevNode(); prev;
+         prev = prev->getPrevNode())
+      copyBefore |= isa<AsyncCopyOp>(prev);
+    if (attr && dot.getC() == iterArg && onlyHere &&
+        (attr.getInt() >= 2 || !copyBefore)) {
       carried = index;
       distance = attr.getInt();
     }

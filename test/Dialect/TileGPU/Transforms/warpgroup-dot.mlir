@@ -243,3 +243,43 @@ tile.func @in_flight_next(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %p: !tile.pt
   tile.store %ptrs, %r#0 : tensor<128x128x!tile.ptr<f32>, #mma>
   tile.return
 }
+
+// -----
+
+// The same ring, but a copy issued before the product (its stages picked
+// after the copy): waiting for the previous product after issuing this one
+// would come after that copy, so the product is waited for where the dot
+// stood, with nothing left in flight.
+
+// CHECK-LABEL: tile.func @copy_first
+// CHECK: tilegpu.async_copy
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32}
+// CHECK: } {tilegpu.stage_distance = 1 : i32}
+#ca = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @copy_first(%pa: !tile.ptr<f16>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %w = %c1) -> (tensor<128x128xf32, #mma>, i32) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %wa = tilegpu.memdesc_index %ra[%w] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %ta = tile.splat %pa : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>, #ca>
+    tilegpu.async_copy %ta, %wa : tensor<128x64x!tile.ptr<f16>, #ca>, !tilegpu.memdesc<128x64xf16, #s>
+    tilegpu.async_commit_group
+    %sa = tilegpu.memdesc_index %ra[%i] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%i] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<128x64xf16, #s> -> tensor<128x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x128xf16, #s> -> tensor<64x128xf16, #opb>
+    %d = tile.dot %a, %b, %acc : tensor<128x64xf16, #opa>, tensor<64x128xf16, #opb> -> tensor<128x128xf32, #mma>
+    scf.yield %d, %i : tensor<128x128xf32, #mma>, i32
+  } {tilegpu.stage_distance = 1 : i32}
+  tile.return
+}
