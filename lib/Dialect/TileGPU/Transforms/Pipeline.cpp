@@ -167,11 +167,12 @@ static void stageInPlace(DotLoad &dot) {
 }
 
 /// Turns the loads of `loop` into a ring of `numStages` buffers each, whose
-/// copies run `lookahead` iterations ahead (at most numStages - 1), and
-/// records on the loop how many iterations after a stage is read it is
-/// written again (`tilegpu.stage_distance`).
+/// copies run numStages - 1 iterations ahead, and records on the loop that
+/// a stage is written again the iteration after the one that read it
+/// (`tilegpu.stage_distance = 1`).
 static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
-                     int64_t numStages, int64_t lookahead) {
+                     int64_t numStages) {
+  int64_t lookahead = numStages - 1;
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -254,7 +255,7 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
   AsyncWaitOp::create(rewriter, loc, 0);
   newLoop->removeAttr(tile::TileDialect::getNumStagesAttrName());
   newLoop->setAttr(TileGPUDialect::getStageDistanceAttrName(),
-                   rewriter.getI32IntegerAttr(numStages - lookahead));
+                   rewriter.getI32IntegerAttr(1));
 }
 
 namespace {
@@ -320,7 +321,7 @@ struct TileGPUPipelinePass
       bool all = llvm::all_of(
           dots, [](const DotLoad &dot) { return dot.pipelinable; });
       if (numStages >= 2 && all) {
-        pipeline(loop, dots, numStages, numStages - 1);
+        pipeline(loop, dots, numStages);
         continue;
       }
       for (DotLoad &dot : dots)

@@ -42,10 +42,10 @@ def TileGPU_Dialect : Dialect {
       return ::llvm::StringLiteral("tilegpu.num_warps");
     }
 
-    /// Name of the attribute of a loop that tilegpu-pipeline staged, when
-    /// a stage its iteration i reads is next written in iteration i + d for
-    /// d > 1 (one product may then still read it when the next iteration
-    /// starts).
+    /// Name of the attribute of a loop whose loads tilegpu-pipeline staged
+    /// in a ring: a stage its iteration i reads is next written in
+    /// iteration i + d (tilegpu-pipeline makes d = 1), which tells
+    /// tilegpu-warpgroup-dot how long a product may keep reading it.
     static constexpr ::llvm::StringLiteral getStageDistanceAttrName() {
       return ::llvm::StringLiteral("tilegpu.stage_distance");
     }

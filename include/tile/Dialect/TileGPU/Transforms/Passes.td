@@ -103,7 +103,8 @@ def TileGPUWarpgroupDot : Pass<"tilegpu-warpgroup-dot", "ModuleOp"> {
     wait that precedes it), and waited for where the dot stood. In a loop
     that `tilegpu-pipeline` made a ring of (`tilegpu.stage_distance`), with
     the accumulator carried from one product to the next and read nowhere
-    else, the product runs into the next iteration instead: right after
+    else (and, at distance 1, no copy of the iteration before the
+    product), the product runs into the next iteration instead: right after
     issuing it, the warpgroup waits for the one before
     (`tilegpu.warpgroup_wait` with one group pending) and the block meets
     at a `tilegpu.barrier`, after which the iteration's copies may
