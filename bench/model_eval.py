@@ -45,9 +45,40 @@ def kernels_for(n):
         ["softmax_cluster"] if n >= 16384 else [])
 
 
+COMMAND = re.compile(r"^\$ tile-run .* -D DTYPE=(\w+) .*--arg \w+\[(\d+)x(\d+)\]=")
+
+
+def tune_log_records(lines):
+    """The configurations a tune log (bench/tune_sweep.py tune's tile-run
+    --tune output) timed, per launch, as exhaust records: a subset of each
+    space (those the tuner's order reached), the fastest of which is the
+    "fastest measured"."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from tune_sweep import TABLE_ROW
+    record = None
+    for line in lines:
+        command = COMMAND.match(line)
+        if command:
+            if record and record["times"]:
+                yield record
+            record = dict(phase="exhaust", ok=True, dtype=command.group(1),
+                          M=int(command.group(2)), N=int(command.group(3)),
+                          times={})
+            continue
+        row = TABLE_ROW.match(line)
+        if record is not None and row and not row.group(6):
+            record["times"][row.group(4).replace(".mlir", "")] = float(
+                row.group(2))
+    if record and record["times"]:
+        yield record
+
+
 def records(path):
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt") as lines:
+        if ".log" in path:
+            yield from tune_log_records(lines)
+            return
         for line in lines:
             record = json.loads(line)
             if record.get("phase") == "exhaust" and record.get("ok"):

@@ -33,8 +33,9 @@ struct Affine {
 class Counter {
 public:
   Counter(FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
-          std::array<int64_t, 3> grid, int64_t clusterRank)
-      : kernel(kernel), args(args), grid(grid), clusterRank(clusterRank) {}
+          std::array<int64_t, 3> grid, int64_t program)
+      : kernel(kernel), args(args), grid(grid), program(program),
+        cluster(std::max<int64_t>(1, TileDialect::getClusterSize(kernel))) {}
 
   ProgramCost run() {
     walk(kernel.getBody().front(), /*weight=*/1, /*loop=*/nullptr);
@@ -60,7 +61,8 @@ private:
   FuncOp kernel;
   ArrayRef<std::optional<int64_t>> args;
   std::array<int64_t, 3> grid;
-  int64_t clusterRank;
+  /// The program counted (its id along x) and the kernel's cluster size.
+  int64_t program, cluster;
   ProgramCost cost;
   /// Induction variables taken at another value than their first (while a
   /// load's mask is averaged over its loop's iterations).
@@ -140,14 +142,14 @@ std::optional<int64_t> Counter::scalar(Value value) {
     else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                  arith::ExtUIOp, arith::TruncIOp>(op))
       result = scalar(op->getOperand(0));
-    // The program of rank clusterRank in the first cluster: its id along
-    // x (clusters run along x) is its rank.
+    // Clusters run along x: the program's rank and cluster follow from its
+    // id along x.
     else if (isa<ClusterRankOp>(op))
-      result = clusterRank;
+      result = program % cluster;
     else if (auto id = dyn_cast<ProgramIdOp>(op))
-      result = id.getAxis() == ProgramAxis::x ? clusterRank : 0;
+      result = id.getAxis() == ProgramAxis::x ? program : 0;
     else if (isa<ClusterIdOp>(op))
-      result = 0;
+      result = program / cluster;
     else if (auto num = dyn_cast<NumProgramsOp>(op))
       result = grid[static_cast<unsigned>(num.getAxis())];
     else if (isa<NumClustersOp>(op))
@@ -388,10 +390,11 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
       walk(block, weight, loop);
 }
 
-ProgramCost mlir::tile::estimateProgramCost(
-    FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
-    std::array<int64_t, 3> grid, int64_t clusterRank) {
+ProgramCost
+mlir::tile::estimateProgramCost(FuncOp kernel,
+                                ArrayRef<std::optional<int64_t>> args,
+                                std::array<int64_t, 3> grid, int64_t program) {
   if (kernel.getBody().empty())
     return ProgramCost();
-  return Counter(kernel, args, grid, clusterRank).run();
+  return Counter(kernel, args, grid, program).run();
 }

@@ -1,14 +1,14 @@
 //===- ProgramCost.h - What one program of a launch does --------*- C++ -*-===//
 //
 // A count, from a tile-dialect kernel's IR and the values of a launch, of
-// what its first program does: the bytes its loads and stores move, the
+// what one of its programs does: the bytes its loads and stores move, the
 // bytes its loads have outstanding at once, the elements of the tiles it
 // computes and the FLOPs of its dots. The runtime's cost model
 // (tile/Runtime/CostModel.h) turns it into a time for a GPU.
 //
 // Each operation counts once per iteration of the loops around it: a loop's
 // trip count is evaluated from its bounds, which are scalars computed from
-// constants, integer arguments, the program's id (0) and the grid's size
+// constants, integer arguments, the program's id and the grid's size
 // (tile.num_programs); a loop whose trip count cannot be evaluated counts
 // once, and the count says it is not exact. An induction variable is taken
 // at its first value; an scf.if counts both branches.
@@ -60,16 +60,17 @@ struct ProgramCost {
   bool exact = true;
 };
 
-/// What the first program of a launch of `kernel` does: `args` holds each
-/// kernel argument's value where it is an integer (nullopt otherwise),
-/// `grid` the programs along x, y and z. With `clusterRank`, the program of
-/// that rank in the first cluster (program `clusterRank`): the programs of
-/// a cluster take different slices of a row, and only together say what a
-/// row costs.
+/// What a program of a launch of `kernel` does: `args` holds each kernel
+/// argument's value where it is an integer (nullopt otherwise), `grid` the
+/// programs along x, y and z, `program` the program's id along x (its id
+/// along y and z is 0; clusters run along x, so its cluster rank and
+/// cluster id follow from it). The programs of a cluster take different
+/// slices of a row and only together say what a row costs; the programs
+/// of a grid-stride loop past the last item do nothing.
 ProgramCost estimateProgramCost(FuncOp kernel,
                                 ArrayRef<std::optional<int64_t>> args,
                                 std::array<int64_t, 3> grid,
-                                int64_t clusterRank = 0);
+                                int64_t program = 0);
 
 } // namespace mlir::tile
 

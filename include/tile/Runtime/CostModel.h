@@ -9,24 +9,28 @@
 // bytes it moves, the bytes its loads have in flight, its tile elements,
 // its dot FLOPs and its dependent steps. Its registers per thread come from
 // the register estimate (tile/Analysis/RegisterEstimate.h), and with its
-// threads they give the programs an SM holds. Then, for a grid of P
-// programs on S SMs, each holding B of them:
+// threads they give the programs an SM holds. Of a one-dimensional grid,
+// the programs with work count (P; a grid-stride loop leaves those past the
+// last item idle, found by bisection over the programs' counts). Then, for
+// P programs on S SMs, each holding B of them:
 //
 //   memory   = P x bytes / (bandwidth x min(1, in flight per SM /
 //              kBytesInFlightPerSM)), in flight per SM = the programs an SM
 //              runs at once x the bytes each has in flight; with fewer
-//              programs than SMs, each SM draws at most twice its share of
-//              the bandwidth;
+//              programs than SMs, each SM draws at most kSMShare times its
+//              share of the bandwidth;
 //   compute  = P x tile elements x kInstructionsPerElement / (S x 128
 //              lanes x clock), and the dots at the tensor cores' rate;
 //   latency  = (the program's steps x kStepSeconds, halved for a loop
 //              pipelined two stages deep or more, + its cluster reductions
 //              x the cluster's size x kClusterPeerSeconds) x the rounds of
 //              programs an SM runs one after the other;
-//   chain    = memory / the programs an SM runs at once + latency: one
-//              program's own path, its loads and its steps one after the
-//              other (a program alone on its SM cannot hide its steps
-//              behind another's loads);
+//   chain    = ramp + memory / the programs an SM runs at once + latency:
+//              one program's own path, its loads and its steps one after
+//              the other (a program alone on its SM cannot hide its steps
+//              behind another's loads), started when the SM has launched
+//              its first round's blocks (ramp = those blocks x
+//              kBlockLaunchSeconds);
 //   time     = kLaunchSeconds + the tail (the last round of programs, part
 //              full) x (memory^4 + compute^4 + chain^4)^(1/4): the
 //              largest of the three, the others breaking its ties.
@@ -34,7 +38,8 @@
 // With clusters, the programs that run at once are whole clusters within a
 // GPC for a persistent grid (GpuModel::getClustersThatFit), every SM's
 // slots for a grid of more clusters than fit; a cluster kernel's pipelined
-// loops get no credit (docs/tuning.md says what measured this).
+// loops get credit only in a persistent grid, whose clusters step over
+// several rows (docs/tuning.md says what measured this).
 //
 // The constants were fitted to the exhaustive measurements of the softmax
 // kernels on the H100 (bench/model_eval.py); docs/tuning.md shows how well
@@ -107,6 +112,15 @@ inline constexpr double kStepSeconds = 1.5e-6;
 inline constexpr double kLaunchSeconds = 5e-6;
 inline constexpr double kInstructionsPerElement = 2.5;
 inline constexpr double kClusterPeerSeconds = 0.1e-6;
+/// The time an SM takes to launch one more block of its first round (the
+/// last block's chain starts that much later), and the share of the
+/// bandwidth one SM can draw when fewer programs than SMs run, both fitted
+/// to run 28d's tune logs (bench/model_eval.py; docs/tuning.md): one warp
+/// per row of 256 halves (31 blocks per SM) ran 7.4 us where two rows per
+/// warp (15.5) ran 6.5, and 64 programs of 16 rows each ran 1.3x slower
+/// than the fastest at 1024 x 1024 f16.
+inline constexpr double kBlockLaunchSeconds = 60e-9;
+inline constexpr double kSMShare = 1.2;
 /// SMs per GPC, as GpuModel::getClustersThatFit counts them.
 inline constexpr int kMultiprocessorsPerGpc = 18;
 
@@ -128,6 +142,8 @@ struct LaunchEstimate {
   /// their threads).
   double residentThreadsPerSM = 0;
   int64_t programs = 0;
+  /// Of programs, those with work (the others' loops run no iteration).
+  int64_t activePrograms = 0;
   bool spills = false;
   /// A loop of the kernel is pipelined two stages deep or more.
   bool pipelined = false;

@@ -434,13 +434,13 @@ static int model(const Command &command) {
           text += llvm::formatv(
               " | bytes {0} inflight {1} elements {2} flops {3} steps {4} "
               "programs {5} blocks {6} threads {7} regs {8} exact {9} "
-              "pipelined {10} cluster {11} reductions {12}",
+              "pipelined {10} cluster {11} reductions {12} active {13}",
               p.bytesLoaded + p.bytesStored, p.bytesInFlight, p.tileElements,
               p.dotFlops, p.steps, estimate->programs, estimate->blocksPerSM,
               estimate->threads, estimate->registers, p.exact ? 1 : 0,
               estimate->pipelined ? 1 : 0,
               TileDialect::getClusterSize((*source)->getKernel()),
-              p.clusterReductions);
+              p.clusterReductions, estimate->activePrograms);
         }
         rows.push_back(
             {estimate->seconds,
