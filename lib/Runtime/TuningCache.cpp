@@ -37,11 +37,17 @@ static std::string sanitizeFileName(llvm::StringRef name) {
   return word.empty() ? "-" : word;
 }
 
-/// `value` rounded up to a power of two (itself when not positive).
+/// `value` rounded up to a quarter of an octave: 2^k x 1, 1.25, 1.5 or 1.75
+/// (itself up to 4, and when not positive). One bucket spans at most 25% of
+/// its values, so that its tuned choice suits every shape in it: with
+/// buckets of an octave, rows of 20000 f16 shared 32768's entry and ran it
+/// at 0.885 of their own tuned speed (run 28d, docs/tuning.md).
 static int64_t roundUp(int64_t value) {
-  return value <= 0 ? value
-                    : static_cast<int64_t>(
-                          llvm::PowerOf2Ceil(static_cast<uint64_t>(value)));
+  if (value <= 4)
+    return value;
+  uint64_t floor = llvm::bit_floor(static_cast<uint64_t>(value));
+  uint64_t step = floor / 4;
+  return static_cast<int64_t>(llvm::divideCeil(uint64_t(value), step) * step);
 }
 
 static std::string formatBucket(DataType type, bool isBuffer,

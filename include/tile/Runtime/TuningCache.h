@@ -2,9 +2,9 @@
 //
 // A tuned choice is kept on disk per launch bucket: the kernel files' texts,
 // the -D that change the kernel, the GPU, and each argument's shape rounded
-// up to a power of two (its bucket). Entries are written atomically and read
-// back with every field checked; a corrupt or foreign entry is ignored with
-// a warning. See docs/tuning.md.
+// up to a quarter of an octave (its bucket). Entries are written atomically and
+// read back with every field checked; a corrupt or foreign entry is ignored
+// with a warning. See docs/tuning.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +33,9 @@ namespace mlir::tile {
 //===----------------------------------------------------------------------===//
 
 /// The shape bucket of an argument: its element type, and for a buffer its
-/// dimensions, for an integer its value, each rounded up to a power of two:
-/// "f32[4096x8192]", "i32:8192". A float scalar is its type alone.
+/// dimensions, for an integer its value, each rounded up to 2^k x 1, 1.25,
+/// 1.5 or 1.75 (itself up to 4): "f32[4096x8192]", "i32:20480" for 20000.
+/// A float scalar is its type alone.
 std::string getShapeBucket(const ArgSpec &spec);
 std::string getShapeBucket(const KernelArg &arg);
 
