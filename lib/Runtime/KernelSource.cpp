@@ -41,7 +41,9 @@ std::error_code DiagnosedError::convertToErrorCode() const {
 //===----------------------------------------------------------------------===//
 
 struct KernelSource::Impl {
-  Impl() : context(makeRegistry()) {
+  // One kernel to a context, and contexts made and compiled on threads of
+  // their own (the tuner's candidates): none needs a thread pool of its own.
+  Impl() : context(makeRegistry(), MLIRContext::Threading::DISABLED) {
     // Runtime errors name the op by its source line; the generic form of
     // the op would only repeat it.
     context.printOpOnDiagnostic(false);
