@@ -1,3 +1,10 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root with the bundle in
+# dist/tile-gpu: cuda/tune.test alone, then tile-run --tune --bench at f32
+# 4096 x 8192 with --tune-top 32 (twice: the second finds every candidate
+# compiled), 8 and 1, and one untuned launch, each with its wall time: what
+# part of the search is the candidates' (compiling, timing) and what part
+# is every configuration's (preparing the search). Results under /tmp/o.
 set -u
 mkdir -p /tmp/o
 (OUT=/tmp/o/suite LIT_FILTER=tune timeout 200 bash dist/tile-gpu/run-gpu-tests.sh tests > /tmp/o/suite-stdout.log 2>&1; echo "tune.test rc=$?")
