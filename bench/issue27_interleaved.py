@@ -23,7 +23,8 @@ Python process through the tile package,
 
 each output checked against float64 softmax first, then all timed in rounds:
 each round runs every launch once in a rotating order, each between two
-CUDA events with L2 flushed before it (a write of twice its size), REPS
+CUDA events with L2 flushed before it (a write of twice its size) and the
+GPU kept busy while the host issues it (SLEEP_CYCLES), REPS
 rounds after WARMUP; a launch's figure is its median (the 10th and 90th
 percentiles are kept too). The four softmax kernels are variants of one
 launch on a persistent grid capped at M, as bench/tune_sweep.py gives them.
@@ -52,6 +53,12 @@ from tune_sweep import SHAPES, KERNELS, CLUSTER_KERNEL, CLUSTER_FROM  # noqa: E4
 # The issue's sweep goes on to rows of 2^20: rows longer than one cluster
 # holds (16 x 32768) fall to the online kernel.
 LONG = [(256, 262144), (128, 524288), (64, 1048576)]
+# Between the flush and the start event, the GPU spins this many cycles
+# (some 50 us) while the host issues the events and the launch: without it,
+# a launch issued more slowly than the flush runs (tile's Python call, torch's
+# dispatch; the host busy with the tuner's threads) would count the GPU's
+# wait for it.
+SLEEP_CYCLES = 100000
 TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "bf16": 1.6e-2}
 
 
@@ -160,9 +167,10 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
         launcher = kernel[grid]
         launcher(y, x, *scalars)
         torch.cuda.synchronize()
+        messages = kernel.messages
         function = kernel.prepare(y, x, *scalars)
         configs[name] = "%s: %s" % (os.path.basename(paths[function.variant]), function.config)
-        sources[name] = [line for line in kernel.messages.splitlines()
+        sources[name] = [line for line in messages.splitlines()
                          if line.startswith(("tuned", "model", "fitted"))][:2]
         launches[name] = (lambda: launcher(y, x, *scalars), y)
 
@@ -227,6 +235,7 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
             flush.fill_(r)
+            torch.cuda._sleep(SLEEP_CYCLES)
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)
             start.record()
@@ -252,6 +261,7 @@ def time_round(torch, names, launches, flush, seed):
     events = {}
     for name in names:
         flush.fill_(seed)
+        torch.cuda._sleep(SLEEP_CYCLES)
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
