@@ -26,6 +26,7 @@ had no MIN_BLOCKS_PER_SM, is matched at MIN_BLOCKS_PER_SM=1.
 """
 
 import argparse
+import functools
 import json
 import lzma
 import math
@@ -85,6 +86,29 @@ def records(path):
                 yield record
 
 
+@functools.total_ordering
+class Rank:
+    """A configuration's place in the model's order, as isRankedBefore
+    (CostModel.cpp) compares two."""
+
+    def __init__(self, us, guaranteed, alone, resident):
+        self.key = (us, guaranteed, alone, resident)
+
+    def __eq__(self, other):
+        return self.key == other.key
+
+    def __lt__(self, other):
+        us, guaranteed, alone, resident = self.key
+        o_us, o_guaranteed, o_alone, o_resident = other.key
+        if us != o_us:
+            return us < o_us
+        if guaranteed != o_guaranteed:
+            return guaranteed > o_guaranteed
+        if alone and o_alone and alone != o_alone:
+            return alone < o_alone
+        return resident > o_resident
+
+
 def estimates(tool, dtype, m, n):
     """The model's estimate of each configuration, in microseconds
     (infinite where it spills), by label."""
@@ -122,7 +146,10 @@ def estimates(tool, dtype, m, n):
                 count = int(programs.group(1))
                 resident = (1.0 if count <= 132 else
                             min(float(fits.group(1)), count / 132.0)) * int(regs.group(2))
-            result[match.group(1) + ": " + match.group(2)] = (us, -guaranteed, -resident)
+            # Of two programs each alone on its SM, the one of fewer threads.
+            alone = int(regs.group(2)) if regs and fits and fits.group(1) == "1" else 0
+            result[match.group(1) + ": " + match.group(2)] = Rank(
+                us, guaranteed, alone, resident)
     return result
 
 

@@ -62,6 +62,10 @@ bool mlir::tile::isRankedBefore(const LaunchEstimate &a,
     return a.seconds < b.seconds;
   if (a.guaranteedBlocksPerSM != b.guaranteedBlocksPerSM)
     return a.guaranteedBlocksPerSM > b.guaranteedBlocksPerSM;
+  // A program alone on its SM idles the SM at each of its barriers, and a
+  // block-wide reduction's barrier waits on every warp of the block.
+  if (a.blocksPerSM == 1 && b.blocksPerSM == 1 && a.threads != b.threads)
+    return a.threads < b.threads;
   return a.residentThreadsPerSM > b.residentThreadsPerSM;
 }
 
