@@ -136,7 +136,7 @@ def launch_args(kernels, dtype, m, n):
 
 
 TABLE_ROW = re.compile(
-    r"^ +(\d+) +([0-9.]+) ms +(\d+) regs  (.*?)(?:  \(spills: (\d+) bytes per thread\))?(  \(timed once: [^)]*\))?(?:  \(pruned: ([a-z ]+)\))?(?:  \(checked\))?$")
+    r"^ +(\d+) +([0-9.]+) ms +(\d+) regs  (.*?)(?:  \(spills: (\d+) bytes per thread\))?(  \(timed once: [^)]*\))?(?:  \(pruned: ([a-z ]+)\))?(?:  \(finalist: [^)]*\))?(?:  \(checked\))?$")
 BENCH = re.compile(r"^bench: median ([0-9.]+) ms")
 HEADER = re.compile(r"^tune: (\d+) configurations, (\d+) compiled, (\d+) timed, in ([0-9.]+) s")
 

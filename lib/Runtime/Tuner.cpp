@@ -1,9 +1,9 @@
 //===- Tuner.cpp - Choosing meta-parameters by timing them ----------------===//
 //
-// The search of a kernel's declared space: enumerating it, pruning
-// configurations that cannot win, compiling, measuring and verifying the
-// rest against the interpreter, and the report. See Tuner.h and
-// docs/tuning.md.
+// The search of a kernel's declared space (enumerated, and reported, in
+// TuneReport.cpp): pruning configurations that cannot win, compiling,
+// measuring and verifying the rest against the interpreter, and timing the
+// finalists again. See Tuner.h and docs/tuning.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,102 +34,6 @@
 
 using namespace mlir;
 using namespace mlir::tile;
-
-//===----------------------------------------------------------------------===//
-// The search space
-//===----------------------------------------------------------------------===//
-
-std::string TuneConfig::str() const {
-  std::string text = llvm::join(defines, " ");
-  if (waves)
-    text += (text.empty() ? "" : " ") + ("waves=" + formatWaves(*waves));
-  return text.empty() ? "(defaults)" : text;
-}
-
-std::vector<TuneConfig>
-mlir::tile::enumerateSearchSpace(llvm::ArrayRef<KernelParam> params) {
-  std::vector<TuneConfig> configs(1);
-  for (const KernelParam &param : params) {
-    if (param.isType || param.isDefined || param.values.empty())
-      continue;
-    std::vector<TuneConfig> next;
-    next.reserve(configs.size() * param.values.size());
-    for (const TuneConfig &config : configs)
-      for (const std::string &value : param.values) {
-        TuneConfig extended = config;
-        extended.defines.push_back(param.name + "=" + value);
-        next.push_back(std::move(extended));
-      }
-    configs = std::move(next);
-  }
-  return configs;
-}
-
-//===----------------------------------------------------------------------===//
-// Tuning
-//===----------------------------------------------------------------------===//
-
-llvm::StringRef mlir::tile::getOutcomeName(TuneEntry::Outcome outcome) {
-  switch (outcome) {
-  case TuneEntry::Outcome::Timed:
-    return "timed";
-  case TuneEntry::Outcome::Inadmissible:
-    return "inadmissible";
-  case TuneEntry::Outcome::Dominated:
-    return "dominated";
-  case TuneEntry::Outcome::CompileFailed:
-    return "compile failed";
-  case TuneEntry::Outcome::Spills:
-    return "spills";
-  case TuneEntry::Outcome::RunFailed:
-    return "run failed";
-  case TuneEntry::Outcome::Wrong:
-    return "wrong result";
-  case TuneEntry::Outcome::Unranked:
-    return "not timed";
-  }
-  llvm_unreachable("unknown outcome");
-}
-
-std::string TuneEntry::getLabel() const {
-  return variantName.empty() ? config.str() : variantName + ": " + config.str();
-}
-
-const TuneEntry *TuneReport::getBest() const {
-  if (entries.empty() || entries.front().outcome != TuneEntry::Outcome::Timed)
-    return nullptr;
-  return &entries.front();
-}
-
-void TuneReport::print(llvm::raw_ostream &os) const {
-  unsigned timed = llvm::count_if(entries, [](const TuneEntry &entry) {
-    return entry.outcome == TuneEntry::Outcome::Timed;
-  });
-  os << llvm::formatv("tune: {0} configurations, {1} compiled, {2} timed, in "
-                      "{3:f1} s\n",
-                      entries.size(), compiled, timed, seconds);
-  unsigned rank = 0;
-  for (const TuneEntry &entry : entries) {
-    if (entry.outcome == TuneEntry::Outcome::Timed) {
-      os << llvm::formatv("  {0,3}  {1,9:f4} ms  {2,3} regs  {3}", ++rank,
-                          entry.milliseconds, entry.registers,
-                          entry.getLabel());
-      if (entry.localBytes > 0)
-        os << "  (spills: " << entry.localBytes << " bytes per thread)";
-      if (entry.timedOnce)
-        os << llvm::format("  (timed once: over %gx the fastest)", kStopFactor);
-      if (!entry.pruned.empty())
-        os << "  (pruned: " << entry.pruned << ")";
-      if (entry.checked)
-        os << "  (checked)";
-      os << "\n";
-      continue;
-    }
-    os << llvm::formatv("    -  {0,-14} {1}: {2}\n",
-                        getOutcomeName(entry.outcome), entry.getLabel(),
-                        entry.reason);
-  }
-}
 
 namespace {
 /// A configuration on its way through the search.
@@ -412,10 +316,27 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   return llvm::Error::success();
 }
 
+/// How every candidate is compiled and run: for this GPU, to cubins where
+/// the toolkit's ptxas is at hand (loading a cubin takes no JIT).
+static RunOptions getSearchRunOptions(const TuneOptions &options,
+                                      const CudaDevice &device) {
+  RunOptions runOptions = options.run;
+  runOptions.warnOnSpill = false;
+  if (runOptions.compile.chip.empty())
+    runOptions.compile.chip = device.getInfo().getCompileChip();
+  llvm::SmallString<128> ptxas(runOptions.compile.cudaPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (llvm::sys::fs::can_execute(ptxas))
+    runOptions.compile.format = OutputFormat::Cubin;
+  return runOptions;
+}
+
 /// The search of tuneKernel; a report with nothing timed is no error here.
-static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
-                                               llvm::ArrayRef<KernelArg> args,
-                                               const TuneOptions &options) {
+/// Its timed configurations (not those timed once) are appended to
+/// `finalists`.
+static llvm::Expected<TuneReport>
+searchKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
+             const TuneOptions &options, std::vector<Candidate> &finalists) {
   Clock::time_point start = Clock::now();
   if (options.run.target != Target::CUDA)
     return llvm::createStringError(
@@ -472,16 +393,7 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
     candidates = std::move(expanded);
   }
 
-  // How every candidate is compiled and run: for this GPU, to cubins where
-  // the toolkit's ptxas is at hand (loading a cubin takes no JIT).
-  RunOptions runOptions = options.run;
-  runOptions.warnOnSpill = false;
-  if (runOptions.compile.chip.empty())
-    runOptions.compile.chip = (*device)->getInfo().getCompileChip();
-  llvm::SmallString<128> ptxas(runOptions.compile.cudaPath);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  if (llvm::sys::fs::can_execute(ptxas))
-    runOptions.compile.format = OutputFormat::Cubin;
+  RunOptions runOptions = getSearchRunOptions(options, **device);
   // Timed in the cost model's order (CostModel.h): a fast configuration
   // comes early and stops the slow ones after one run; with
   // TuneOptions::top, only the first are timed.
@@ -598,8 +510,11 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
       break;
   }
 
-  for (Candidate &candidate : candidates)
+  for (Candidate &candidate : candidates) {
+    if (candidate.pending() && !candidate.entry.timedOnce)
+      finalists.push_back(candidate);
     report.entries.push_back(std::move(candidate.entry));
+  }
   auto timed = std::stable_partition(
       report.entries.begin(), report.entries.end(), [](const TuneEntry &e) {
         return e.outcome == TuneEntry::Outcome::Timed;
@@ -624,11 +539,152 @@ static llvm::Error noneTimed(const TuneReport &report, llvm::StringRef what) {
   return llvm::createStringError(llvm::StringRef(why).rtrim());
 }
 
+/// Sorts `report`'s timed entries fastest first.
+static void sortByTime(TuneReport &report) {
+  auto timed = std::stable_partition(
+      report.entries.begin(), report.entries.end(), [](const TuneEntry &e) {
+        return e.outcome == TuneEntry::Outcome::Timed;
+      });
+  std::stable_sort(report.entries.begin(), timed,
+                   [](const TuneEntry &a, const TuneEntry &b) {
+                     return a.milliseconds < b.milliseconds;
+                   });
+}
+
+/// The entry of `report` that `candidate` is (of variant `variant`).
+static TuneEntry *findEntry(TuneReport &report, const Candidate &candidate) {
+  for (TuneEntry &entry : report.entries)
+    if (entry.variant == candidate.entry.variant &&
+        entry.config.defines == candidate.entry.config.defines &&
+        entry.config.waves == candidate.entry.config.waves)
+      return &entry;
+  return nullptr;
+}
+
+/// Benchmarks the finalists (kFinalists of `finalists` within
+/// kFinalistMargin of the fastest) again, kFinalistRounds times in turn,
+/// and gives each entry of `report` the median of its rounds; then checks
+/// the new fastest against the interpreter where it was not (a wrong one
+/// loses), and sorts the report.
+static llvm::Error confirmFinalists(std::vector<Candidate> &finalists,
+                                    llvm::ArrayRef<KernelArg> args,
+                                    const TuneOptions &options,
+                                    TuneReport &report) {
+  llvm::stable_sort(finalists, [](const Candidate &a, const Candidate &b) {
+    return a.entry.milliseconds < b.entry.milliseconds;
+  });
+  size_t count = 0;
+  while (count < finalists.size() && count < kFinalists &&
+         finalists[count].entry.milliseconds <=
+             finalists.front().entry.milliseconds * (1 + kFinalistMargin))
+    ++count;
+  finalists.resize(count);
+  sortByTime(report);
+  if (finalists.size() < 2)
+    return llvm::Error::success();
+
+  Clock::time_point start = Clock::now();
+  llvm::Expected<std::unique_ptr<CudaDevice>> device =
+      CudaDevice::open(options.run.device);
+  if (!device)
+    return device.takeError();
+  RunOptions runOptions = getSearchRunOptions(options, **device);
+  llvm::Expected<DeviceArguments> sharedArgs =
+      DeviceArguments::create(**device, args, runOptions.guards);
+  if (!sharedArgs)
+    return sharedArgs.takeError();
+  // Each finalist loaded once (its kernel is in the compile cache, or
+  // compiled again without one) and run once before the rounds.
+  std::vector<std::unique_ptr<KernelRunner>> runners(finalists.size());
+  for (auto [candidate, runner] : llvm::zip(finalists, runners)) {
+    RunOptions timing = withWaves(runOptions, candidate.entry.config);
+    timing.copyBack = false;
+    timing.sharedArgs = &*sharedArgs;
+    llvm::Expected<std::unique_ptr<KernelRunner>> created =
+        KernelRunner::create(*candidate.source, timing);
+    if (!created) {
+      llvm::consumeError(created.takeError());
+      continue;
+    }
+    llvm::Expected<RunResult> result = (*created)->run(args);
+    if (!result) {
+      llvm::consumeError(result.takeError());
+      continue;
+    }
+    runner = std::move(*created);
+  }
+  std::vector<std::vector<double>> times(finalists.size());
+  for (unsigned round = 0; round < kFinalistRounds; ++round)
+    for (size_t i = 0, e = finalists.size(); i < e; ++i) {
+      size_t index = (i + round) % e;
+      if (!runners[index])
+        continue;
+      llvm::Expected<BenchReport> bench =
+          runners[index]->benchmark(options.bench);
+      if (!bench) {
+        llvm::consumeError(bench.takeError());
+        runners[index].reset();
+        times[index].clear();
+        continue;
+      }
+      times[index].push_back(bench->times.median);
+    }
+  for (auto [candidate, rounds] : llvm::zip(finalists, times)) {
+    if (rounds.size() != kFinalistRounds)
+      continue;
+    llvm::sort(rounds);
+    candidate.entry.milliseconds = rounds[rounds.size() / 2];
+    if (TuneEntry *entry = findEntry(report, candidate)) {
+      entry->milliseconds = candidate.entry.milliseconds;
+      entry->confirmedRounds = kFinalistRounds;
+    }
+  }
+  if (options.progress)
+    *options.progress << llvm::formatv(
+        "tune: {0} finalists timed again, {1} rounds, in {2:f1} s\n",
+        finalists.size(), kFinalistRounds, secondsSince(start));
+
+  // The fastest must match the interpreter: checked now where the search
+  // did not check it.
+  std::optional<Reference> ownReference;
+  std::optional<Reference> &reference =
+      options.reference ? *options.reference : ownReference;
+  while (true) {
+    sortByTime(report);
+    TuneEntry *best =
+        report.entries.empty() ||
+                report.entries.front().outcome != TuneEntry::Outcome::Timed
+            ? nullptr
+            : &report.entries.front();
+    if (!best || best->checked)
+      break;
+    auto candidate = llvm::find_if(finalists, [&](const Candidate &c) {
+      return findEntry(report, c) == best;
+    });
+    if (candidate == finalists.end())
+      break;
+    if (llvm::Error err =
+            verify(*candidate, args, options, runOptions, reference))
+      return err;
+    best->outcome = candidate->entry.outcome;
+    best->reason = candidate->entry.reason;
+    best->checked = candidate->entry.checked;
+  }
+  report.seconds += secondsSince(start);
+  return llvm::Error::success();
+}
+
 llvm::Expected<TuneReport>
 mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
                        const TuneOptions &options) {
-  llvm::Expected<TuneReport> report = searchKernel(base, args, options);
-  if (report && !report->getBest())
+  std::vector<Candidate> finalists;
+  llvm::Expected<TuneReport> report =
+      searchKernel(base, args, options, finalists);
+  if (!report)
+    return report.takeError();
+  if (llvm::Error err = confirmFinalists(finalists, args, options, *report))
+    return std::move(err);
+  if (!report->getBest())
     return noneTimed(*report, "@" + base.getKernelName().str());
   return report;
 }
@@ -646,10 +702,15 @@ mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
   if (!shared.fastest)
     shared.fastest = &fastest;
   TuneReport merged;
+  std::vector<Candidate> finalists;
   for (auto [index, variant] : llvm::enumerate(variants)) {
-    llvm::Expected<TuneReport> report = searchKernel(*variant, args, shared);
+    size_t firstFinalist = finalists.size();
+    llvm::Expected<TuneReport> report =
+        searchKernel(*variant, args, shared, finalists);
     if (!report)
       return report.takeError();
+    for (Candidate &candidate : llvm::drop_begin(finalists, firstFinalist))
+      candidate.entry.variant = index;
     for (TuneEntry &entry : report->entries) {
       entry.variant = index;
       if (variants.size() > 1)
@@ -660,14 +721,8 @@ mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
     merged.compiled += report->compiled;
     merged.seconds += report->seconds;
   }
-  auto timed = std::stable_partition(
-      merged.entries.begin(), merged.entries.end(), [](const TuneEntry &e) {
-        return e.outcome == TuneEntry::Outcome::Timed;
-      });
-  std::stable_sort(merged.entries.begin(), timed,
-                   [](const TuneEntry &a, const TuneEntry &b) {
-                     return a.milliseconds < b.milliseconds;
-                   });
+  if (llvm::Error err = confirmFinalists(finalists, args, shared, merged))
+    return std::move(err);
   if (!merged.getBest())
     return noneTimed(merged, variants.size() == 1
                                  ? "@" + variants[0]->getKernelName().str()

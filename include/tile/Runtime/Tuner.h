@@ -165,11 +165,26 @@ struct TuneEntry {
   bool timedOnce = false;
   int registers = 0;
   int localBytes = 0;
+  /// A finalist: `milliseconds` is the median of this many benchmarks run
+  /// in turn with the other finalists' (0: of its one benchmark).
+  unsigned confirmedRounds = 0;
 };
 
 /// A configuration whose first timed run takes longer than this many times
 /// the fastest median so far is timed no further (TuneEntry::timedOnce).
 inline constexpr double kStopFactor = 3.0;
+
+/// The finalists of a search: the configurations timed within
+/// kFinalistMargin of the fastest, at most kFinalists of them (of every
+/// variant), are benchmarked again kFinalistRounds times in turn, and the
+/// fastest median of its rounds wins. One benchmark each leaves the
+/// winner to chance between configurations a few percent apart: two
+/// timings of one kernel differ by 1-3% between benchmarks (and up to 9%
+/// at launches of a few microseconds), and the fastest of 30 noisy medians
+/// is biased low.
+inline constexpr double kFinalistMargin = 0.03;
+inline constexpr unsigned kFinalists = 4;
+inline constexpr unsigned kFinalistRounds = 3;
 
 /// "timed", "inadmissible", ...
 llvm::StringRef getOutcomeName(TuneEntry::Outcome outcome);
