@@ -22,8 +22,10 @@
 #             bench/issue27_interleaved.py (tuned, untuned, database,
 #             torch.softmax and a copy timed in turn in one process) for
 #             $I27_DTYPES at $I27_SHAPES (default: its sweep), with
-#             --exhaust $I27_EXHAUST, into /tmp/o/interleaved.jsonl; the
-#             caches stay in /tmp/tile-i27 for the next call
+#             --exhaust $I27_EXHAUST, --database $I27_DATABASE and
+#             --export $I27_EXPORT, into /tmp/o/$I27_NAME.jsonl (default
+#             interleaved); the caches stay in $I27_WORK (default
+#             /tmp/tile-i27) for the next call
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
 #             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
 #             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
@@ -85,7 +87,9 @@ for step in "$@"; do
   interleaved)
     TILE_BUNDLE_SRC=$PWD/dist/tile-gpu/src timeout ${I27_SECONDS:-560} python3 bench/issue27_interleaved.py \
       --dtypes ${I27_DTYPES:-f32,f16,bf16} ${I27_SHAPES:+--shapes $I27_SHAPES} ${I27_EXHAUST:+--exhaust $I27_EXHAUST} \
-      --seconds ${I27_START_BEFORE:-480} --work /tmp/tile-i27 --out $o/interleaved.jsonl > $o/interleaved.log 2>&1
+      ${I27_DATABASE:+--database $I27_DATABASE} ${I27_EXPORT:+--export $I27_EXPORT} \
+      --seconds ${I27_START_BEFORE:-480} --work ${I27_WORK:-/tmp/tile-i27} \
+      --out $o/${I27_NAME:-interleaved}.jsonl > $o/${I27_NAME:-interleaved}.log 2>&1
     echo "interleaved rc=$?" ;;
   i27-*)
     OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1

@@ -31,7 +31,11 @@ launch on a persistent grid capped at M, as bench/tune_sweep.py gives them.
 
   python3 bench/issue27_interleaved.py --dtypes f32 [--shapes 4096x256,...]
       [--exhaust 4096x1024,...] [--top 32] [--reps N] [--seconds S]
-      [--out FILE.jsonl]
+      [--database DB.txt] [--export TUNED.txt] [--out FILE.jsonl]
+
+With --database, the database launches import DB.txt first (an earlier
+run's tunes: it is consulted before the shipped database); --export writes
+each dtype's tunes as a tuning database (TUNED-f32.txt, ...).
 
 Needs the bundle (TILE_LIBRARY, python/ on PYTHONPATH: bench/gpu_session.sh
 sets both), PyTorch and a GPU. Writes one JSON line per shape.
@@ -103,6 +107,12 @@ def main():
                         help="start no shape after this many seconds")
     parser.add_argument("--out", default="interleaved.jsonl")
     parser.add_argument("--work", default=None, help="the caches' directory")
+    parser.add_argument("--database", default=None,
+                        help="a tuning database the database launches import "
+                        "(consulted before the shipped one)")
+    parser.add_argument("--export", default=None,
+                        help="write each dtype's tuning cache (the tunes) as a "
+                        "tuning database, FILE with the dtype before its suffix")
     args = parser.parse_args()
 
     import torch
@@ -130,11 +140,12 @@ def main():
         # no tuning entries.
         main_dir = os.path.join(work, dtype, "main")
         db_dir = os.path.join(work, dtype, "database")
+        if args.database:
+            print(tile.tune_import(args.database, cache_dir=db_dir), flush=True)
         for m, n in shapes:
             if args.seconds and time.time() - began > args.seconds:
                 print("out of time before %s %dx%d" % (dtype, m, n), flush=True)
-                out.close()
-                return 0
+                break
             record = dict(kind="shape", dtype=dtype, M=m, N=n, ok=True)
             try:
                 run_shape(torch, tile, record, dtype, m, n, torch_dtype[dtype],
@@ -147,6 +158,10 @@ def main():
             out.flush()
             print(json.dumps(record), flush=True)
             torch.cuda.empty_cache()
+        if args.export and os.path.isdir(main_dir):
+            stem, suffix = os.path.splitext(args.export)
+            print(tile.tune_export("%s-%s%s" % (stem, dtype, suffix), cache_dir=main_dir),
+                  flush=True)
     out.close()
     return 0
 
