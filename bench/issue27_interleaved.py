@@ -108,8 +108,8 @@ def main():
     parser.add_argument("--out", default="interleaved.jsonl")
     parser.add_argument("--work", default=None, help="the caches' directory")
     parser.add_argument("--database", default=None,
-                        help="a tuning database the database launches import "
-                        "(consulted before the shipped one)")
+                        help="tuning databases (comma-separated) the database launches "
+                        "import (consulted before the shipped one)")
     parser.add_argument("--export", default=None,
                         help="write each dtype's tuning cache (the tunes) as a "
                         "tuning database, FILE with the dtype before its suffix")
@@ -140,8 +140,8 @@ def main():
         # no tuning entries.
         main_dir = os.path.join(work, dtype, "main")
         db_dir = os.path.join(work, dtype, "database")
-        if args.database:
-            print(tile.tune_import(args.database, cache_dir=db_dir), flush=True)
+        for database in args.database.split(",") if args.database else ():
+            print(tile.tune_import(database, cache_dir=db_dir), flush=True)
         for m, n in shapes:
             if args.seconds and time.time() - began > args.seconds:
                 print("out of time before %s %dx%d" % (dtype, m, n), flush=True)
