@@ -8,8 +8,9 @@ A later record of a (dtype, M, N) replaces an earlier one (a rerun). Each
 ratio compares two launches timed in turn in the same process (their
 medians): untuned / tuned and untuned / torch are speeds (above 1: the
 untuned launch is faster); database / tuned likewise, counted only where
-the launch took a record of the shipped database (elsewhere the database
-had no record for the bucket and the model chose); exhaustive is the tuned
+the launch took a record of a database (the shipped one, or one imported
+with --database; elsewhere no database had a record for the bucket and the
+model chose); exhaustive is the tuned
 launch's speed over the exhaustive search's winner's, where it ran.
 """
 
@@ -76,7 +77,8 @@ def main():
         uo = ms["torch"] / ms["untuned"]
         untuned_tuned.append((ut, label))
         untuned_torch.append((uo, label))
-        from_database = any("shipped tuning database" in line
+        from_database = any("shipped tuning database" in line or
+                            "imported tuning database" in line
                             for line in record["source"].get("database", []))
         dt = ms["tuned"] / ms["database"]
         if from_database:
@@ -95,7 +97,7 @@ def main():
     print()
     print(summary("untuned / tuned", untuned_tuned, (0.90, 0.98, 1.00)))
     print(summary("untuned / torch.softmax", untuned_torch, (0.98, 1.00)))
-    print(summary("database / tuned (shapes with a shipped record)", database_tuned,
+    print(summary("database / tuned (shapes with a database record)", database_tuned,
                   (0.98, 1.00)))
     print(summary("tuned (top 32) / exhaustive", exhaustive, (0.98, 1.00)))
     if tune_s:
