@@ -42,12 +42,12 @@ jobs=()
 if [ -n "${TILE_BUILD_JOBS:-}" ]; then
   jobs=(-j "$TILE_BUILD_JOBS")
 fi
-cmake --build "$build" --target tile-run tile-opt tile-smith tile-c tile-capi-test -- "${jobs[@]}"
+cmake --build "$build" --target tile-run tile-opt tile-smith tile-c tile-capi-test tile-tensor-map-test -- "${jobs[@]}"
 
 # Only system libraries every Linux has (and, for the C test program, the
 # C API's library, which the bundle carries).
 allowed='^(linux-vdso\.so|libc\.so|libm\.so|ld-linux-x86-64\.so|libz\.so|libzstd\.so|libdl\.so|libpthread\.so|librt\.so|libtile-c\.so)'
-binaries=("bin/tile-run" "bin/tile-opt" "bin/tile-smith" "bin/tile-capi-test" "lib/libtile-c.so")
+binaries=("bin/tile-run" "bin/tile-opt" "bin/tile-smith" "bin/tile-capi-test" "bin/tile-tensor-map-test" "lib/libtile-c.so")
 for binary in "${binaries[@]}"; do
   bad=$(LD_LIBRARY_PATH="$build/lib" ldd "$build/$binary" | awk '{print $1}' | xargs -n1 basename | grep -Ev "$allowed" || true)
   if [ -n "$bad" ]; then

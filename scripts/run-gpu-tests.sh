@@ -36,7 +36,7 @@ mkdir -p "$out" "$work/bin" "$work/lib" "$work/build/test/cuda"
 python=$(command -v python3)
 
 # The binaries and the C API's library.
-for binary in bin/tile-run bin/tile-opt bin/tile-smith bin/tile-capi-test lib/libtile-c.so; do
+for binary in bin/tile-run bin/tile-opt bin/tile-smith bin/tile-capi-test bin/tile-tensor-map-test lib/libtile-c.so; do
   [ -f "$bundle/$binary.xz" ] || continue
   "$python" -c 'import lzma, shutil, sys
 with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:

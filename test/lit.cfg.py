@@ -36,7 +36,7 @@ config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test"
 # The project's tools first, then LLVM's (FileCheck, not, count).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-smith", "tile-compile-source", "tile-runner-test", "tile-capi-test", "tile-cache-test"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-smith", "tile-compile-source", "tile-runner-test", "tile-tensor-map-test", "tile-capi-test", "tile-cache-test"], [config.tile_tools_dir])
 
 config.substitutions.append(("%tile_bin", config.tile_tools_dir))
 

@@ -65,6 +65,18 @@ struct CUlaunchConfig {
   unsigned int numAttrs;
 };
 
+/// A TMA tensor map: 128 opaque bytes, 128-byte aligned (cuda.h 13.0; the
+/// driver needs 64).
+struct alignas(128) CUtensorMap {
+  unsigned long long opaque[16];
+};
+static_assert(sizeof(CUtensorMap) == 128, "cuda.h's CUtensorMap");
+using CUtensorMapDataType = int;
+using CUtensorMapInterleave = int;
+using CUtensorMapSwizzle = int;
+using CUtensorMapL2promotion = int;
+using CUtensorMapFloatOOBfill = int;
+
 // The constants the runtime uses, with cuda.h's names and values.
 #define TILE_CUDA_API_CONSTANTS(X)                                             \
   X(CUDA_SUCCESS, 0)                                                           \
@@ -96,7 +108,20 @@ struct CUlaunchConfig {
   X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4)                                      \
   X(CU_JIT_ERROR_LOG_BUFFER, 5)                                                \
   X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6)                                     \
-  X(CU_JIT_LOG_VERBOSE, 12)
+  X(CU_JIT_LOG_VERBOSE, 12)                                                    \
+  X(CU_TENSOR_MAP_DATA_TYPE_UINT8, 0)                                          \
+  X(CU_TENSOR_MAP_DATA_TYPE_INT32, 3)                                          \
+  X(CU_TENSOR_MAP_DATA_TYPE_INT64, 5)                                          \
+  X(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 6)                                        \
+  X(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 7)                                        \
+  X(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 9)                                       \
+  X(CU_TENSOR_MAP_INTERLEAVE_NONE, 0)                                          \
+  X(CU_TENSOR_MAP_SWIZZLE_NONE, 0)                                             \
+  X(CU_TENSOR_MAP_SWIZZLE_32B, 1)                                              \
+  X(CU_TENSOR_MAP_SWIZZLE_64B, 2)                                              \
+  X(CU_TENSOR_MAP_SWIZZLE_128B, 3)                                             \
+  X(CU_TENSOR_MAP_L2_PROMOTION_L2_128B, 2)                                     \
+  X(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE, 0)
 
 #define TILE_CUDA_API_CONSTANT(name, value) constexpr int name = value;
 TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
@@ -154,7 +179,7 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
   X(cuGetErrorName, cuGetErrorName, CUresult(CUresult, const char **))
 
 // Functions the runtime uses where the driver has them (CUDA 12.4 and
-// later), and does without otherwise.
+// later; tensor maps since 12.0, on sm_90), and does without otherwise.
 #define TILE_CUDA_API_OPTIONAL_FUNCTIONS(X)                                    \
   X(cuFuncGetParamInfo, cuFuncGetParamInfo,                                    \
     CUresult(CUfunction, size_t, size_t *, size_t *))                          \
@@ -163,7 +188,13 @@ TILE_CUDA_API_CONSTANTS(TILE_CUDA_API_CONSTANT)
   X(cuOccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters,                \
     CUresult(int *, CUfunction, const CUlaunchConfig *))                       \
   X(cuFuncSetAttribute, cuFuncSetAttribute,                                    \
-    CUresult(CUfunction, CUfunction_attribute, int))
+    CUresult(CUfunction, CUfunction_attribute, int))                           \
+  X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled,                            \
+    CUresult(CUtensorMap *, CUtensorMapDataType, unsigned int, void *,         \
+             const unsigned long long *, const unsigned long long *,           \
+             const unsigned int *, const unsigned int *,                       \
+             CUtensorMapInterleave, CUtensorMapSwizzle,                        \
+             CUtensorMapL2promotion, CUtensorMapFloatOOBfill))
 
 // The function types, such as cuMemAlloc_t.
 #define TILE_CUDA_API_FUNCTION_TYPE(name, symbol, signature)                   \

@@ -59,4 +59,7 @@ TILE_CUDA_API_OPTIONAL_FUNCTIONS(CHECK_FUNCTION)
 static_assert(sameClass<ours::CUdeviceptr, ::CUdeviceptr>() &&
               sameClass<ours::CUcontext, ::CUcontext>() &&
               sameClass<ours::CUresult, ::CUresult>());
+static_assert(sizeof(ours::CUtensorMap) == sizeof(::CUtensorMap) &&
+                  alignof(ours::CUtensorMap) == alignof(::CUtensorMap),
+              "CudaAPI.h: CUtensorMap differs from cuda.h");
 } // namespace
