@@ -333,10 +333,11 @@ static RunOptions getSearchRunOptions(const TuneOptions &options,
 
 /// The search of tuneKernel; a report with nothing timed is no error here.
 /// Its timed configurations (not those timed once) are appended to
-/// `finalists`.
-static llvm::Expected<TuneReport>
-searchKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
-             const TuneOptions &options, std::vector<Candidate> &finalists) {
+/// `timed`.
+static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
+                                               llvm::ArrayRef<KernelArg> args,
+                                               const TuneOptions &options,
+                                               std::vector<Candidate> &timed) {
   Clock::time_point start = Clock::now();
   if (options.run.target != Target::CUDA)
     return llvm::createStringError(
@@ -512,14 +513,14 @@ searchKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
 
   for (Candidate &candidate : candidates) {
     if (candidate.pending() && !candidate.entry.timedOnce)
-      finalists.push_back(candidate);
+      timed.push_back(candidate);
     report.entries.push_back(std::move(candidate.entry));
   }
-  auto timed = std::stable_partition(
+  auto timedEnd = std::stable_partition(
       report.entries.begin(), report.entries.end(), [](const TuneEntry &e) {
         return e.outcome == TuneEntry::Outcome::Timed;
       });
-  std::stable_sort(report.entries.begin(), timed,
+  std::stable_sort(report.entries.begin(), timedEnd,
                    [](const TuneEntry &a, const TuneEntry &b) {
                      return a.milliseconds < b.milliseconds;
                    });
@@ -561,24 +562,25 @@ static TuneEntry *findEntry(TuneReport &report, const Candidate &candidate) {
   return nullptr;
 }
 
-/// Benchmarks the finalists (kFinalists of `finalists` within
-/// kFinalistMargin of the fastest) again, kFinalistRounds times in turn,
-/// and gives each entry of `report` the median of its rounds; then checks
-/// the new fastest against the interpreter where it was not (a wrong one
-/// loses), and sorts the report.
-static llvm::Error confirmFinalists(std::vector<Candidate> &finalists,
+/// Benchmarks the finalists (the first kFinalists of the `timed`
+/// configurations within kFinalistMargin of the fastest) again, kFinalistRounds
+/// times in turn, and gives each entry of `report` the median of its rounds;
+/// then checks the new fastest against the interpreter where it was not (a
+/// wrong one loses), and sorts the report.
+static llvm::Error confirmFinalists(std::vector<Candidate> &timed,
                                     llvm::ArrayRef<KernelArg> args,
                                     const TuneOptions &options,
                                     TuneReport &report) {
-  llvm::stable_sort(finalists, [](const Candidate &a, const Candidate &b) {
+  llvm::stable_sort(timed, [](const Candidate &a, const Candidate &b) {
     return a.entry.milliseconds < b.entry.milliseconds;
   });
   size_t count = 0;
-  while (count < finalists.size() && count < kFinalists &&
-         finalists[count].entry.milliseconds <=
-             finalists.front().entry.milliseconds * (1 + kFinalistMargin))
+  while (count < timed.size() && count < kFinalists &&
+         timed[count].entry.milliseconds <=
+             timed.front().entry.milliseconds * (1 + kFinalistMargin))
     ++count;
-  finalists.resize(count);
+  llvm::MutableArrayRef<Candidate> finalists =
+      llvm::MutableArrayRef<Candidate>(timed).take_front(count);
   sortByTime(report);
   if (finalists.size() < 2)
     return llvm::Error::success();
@@ -658,10 +660,12 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &finalists,
             : &report.entries.front();
     if (!best || best->checked)
       break;
-    auto candidate = llvm::find_if(finalists, [&](const Candidate &c) {
+    // A finalist, or (where the finalists' rounds ran slower than their
+    // first benchmark) a configuration the search timed but did not check.
+    auto candidate = llvm::find_if(timed, [&](const Candidate &c) {
       return findEntry(report, c) == best;
     });
-    if (candidate == finalists.end())
+    if (candidate == timed.end())
       break;
     if (llvm::Error err =
             verify(*candidate, args, options, runOptions, reference))
@@ -677,12 +681,11 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &finalists,
 llvm::Expected<TuneReport>
 mlir::tile::tuneKernel(const KernelSource &base, llvm::ArrayRef<KernelArg> args,
                        const TuneOptions &options) {
-  std::vector<Candidate> finalists;
-  llvm::Expected<TuneReport> report =
-      searchKernel(base, args, options, finalists);
+  std::vector<Candidate> timed;
+  llvm::Expected<TuneReport> report = searchKernel(base, args, options, timed);
   if (!report)
     return report.takeError();
-  if (llvm::Error err = confirmFinalists(finalists, args, options, *report))
+  if (llvm::Error err = confirmFinalists(timed, args, options, *report))
     return std::move(err);
   if (!report->getBest())
     return noneTimed(*report, "@" + base.getKernelName().str());
@@ -702,14 +705,14 @@ mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
   if (!shared.fastest)
     shared.fastest = &fastest;
   TuneReport merged;
-  std::vector<Candidate> finalists;
+  std::vector<Candidate> timed;
   for (auto [index, variant] : llvm::enumerate(variants)) {
-    size_t firstFinalist = finalists.size();
+    size_t first = timed.size();
     llvm::Expected<TuneReport> report =
-        searchKernel(*variant, args, shared, finalists);
+        searchKernel(*variant, args, shared, timed);
     if (!report)
       return report.takeError();
-    for (Candidate &candidate : llvm::drop_begin(finalists, firstFinalist))
+    for (Candidate &candidate : llvm::drop_begin(timed, first))
       candidate.entry.variant = index;
     for (TuneEntry &entry : report->entries) {
       entry.variant = index;
@@ -721,7 +724,7 @@ mlir::tile::tuneVariants(llvm::ArrayRef<const KernelSource *> variants,
     merged.compiled += report->compiled;
     merged.seconds += report->seconds;
   }
-  if (llvm::Error err = confirmFinalists(finalists, args, shared, merged))
+  if (llvm::Error err = confirmFinalists(timed, args, shared, merged))
     return std::move(err);
   if (!merged.getBest())
     return noneTimed(merged, variants.size() == 1
