@@ -2,7 +2,7 @@
 # Builds the GPU bundle: tile-run and tile-opt linked statically against
 # LLVM's archives (TILE_STATIC_LLVM=ON, in build-static/), and the C API's
 # shared library libtile-c.so (which the Python package loads) and its C test
-# program, likewise; stripped and compressed with xz, together with what the
+# program, and tile-tensor-map-test (TMA tensor maps), likewise; stripped and compressed with xz, together with what the
 # GPU test suite needs (its lit tests, the examples, utils/reference.py, a
 # copy of lit), the Python package and its tests (python/), the Python
 # benchmark, the random testing driver (tile-smith, scripts/difftest.sh,
