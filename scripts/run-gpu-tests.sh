@@ -5,8 +5,7 @@
 #   dist/tile-gpu/run-gpu-tests.sh [tests] [bench] [sanitizer] [python] [difftest]
 #
 # Unpacks the bundle's tile-run, tile-opt, libtile-c.so, tile-capi-test,
-# tile-tensor-map-test
-# and tile-smith, then (the first four by default):
+# tile-tensor-map-test and tile-smith, then (the first four by default):
 #   tests      the lit tests under test/cuda (REQUIRES: cuda), with lit's
 #              internal shell: no FileCheck or LLVM is needed there; they
 #              include the C API's (capi.test) and the Python package's
