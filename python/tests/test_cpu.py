@@ -503,6 +503,20 @@ def test_fast_path_with_a_stand_in_for_torch(monkeypatch):
     assert prepared[-1] == 1017
     launch(y, x, 1000, 1000, 4096, 1017)
     assert prepared[-1] == 1017 and len(prepared) == 5
+    # Integers are keyed by the tuning cache's buckets, a quarter of an
+    # octave: 3568 (bucket 3584) and 3056 (3072), both multiples of 16 in the
+    # same octave, are two launches; 2576 shares 3056's bucket (and passes
+    # its bound), so it shares its launch.
+    launch(y, x, 1000, 1000, 4096, 3568)
+    assert prepared[-1] == 3568 and len(prepared) == 6
+    launch(y, x, 1000, 1000, 4096, 3056)
+    assert prepared[-1] == 3056 and len(prepared) == 7
+    launch(y, x, 1000, 1000, 4096, 2576)
+    assert len(prepared) == 7
+    assert kernel._key("persistent:4096", (y, x, 1000, 1000, 4096, 2576)) == \
+        kernel._key("persistent:4096", (y, x, 1000, 1000, 4096, 3056))
+    assert kernel._key("persistent:4096", (y, x, 1000, 1000, 4096, 2560)) != \
+        kernel._key("persistent:4096", (y, x, 1000, 1000, 4096, 2576))
     # Out of i32's range: the packing fails, the slow path says why.
     with pytest.raises(tile.ArgumentError, match=r"argument 2 \(input_row_stride\) of "
                        r"@softmax is an i32, and 4294967296 does not fit it"):

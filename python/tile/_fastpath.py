@@ -1,7 +1,7 @@
 """The fast path of a launch, for PyTorch CUDA tensors and Python scalars: a
 function generated for the kernel's signature (_generate_fast_path) computes
 the launch's key from the arguments (each tensor's dtype, device, shape and
-address modulo 16; each integer's power-of-two bucket and divisibility),
+address modulo 16; each integer's tuning-cache bucket and divisibility),
 finds the prepared launch (an _Entry, which the slow path stores) in a dict,
 packs the function, stream, grid and the 8-byte slots of the arguments into
 one bytes object (the packet, _packet_format) and makes one C call
@@ -77,9 +77,12 @@ def _generate_fast_path(kernel):
             key += ["%s.dtype" % a, "%s.get_device()" % a, "p%d & 15" % i, "%s.shape" % a]
             values.append("p%d" % i)
         elif param.dtype in ("i32", "i64"):
+            # The tuning cache's bucket (TuningCache.cpp's roundUp: a
+            # quarter of an octave, 2^m x 1, 1.25, 1.5, 1.75; values up to 4
+            # as they are) and the remainder modulo 16.
             key.append(
-                "(((%s - 1).bit_length() << 4 | (%s & 15)) if %s > 0 else %s - 1)"
-                % (a, a, a, a)
+                "(((%s.bit_length() << 8 | -(-%s // (1 << (%s.bit_length() - 3)))) << 4"
+                " | (%s & 15)) if %s > 4 else %s)" % (a, a, a, a, a, a)
             )
             values.append(a)
         elif param.dtype == "i1":
