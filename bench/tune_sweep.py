@@ -191,7 +191,7 @@ def emit(out, record):
 def tune_shape(kernels, dtype, m, n, log, out):
     """One tile-run --tune --bench, choosing among the kernels."""
     reps = ["--bench-reps", str(BENCH_REPS), "--bench-warmup", "5"] if BENCH_REPS else []
-    top = ["--tune-top", str(TUNE_TOP)] if TUNE_TOP else []
+    top = ["--tune-top", str(TUNE_TOP)]
     start = time.time()
     result = run_tile(kernels, dtype, m, n, ["--tune", "--bench"] + reps + top, log)
     wall = time.time() - start

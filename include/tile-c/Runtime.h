@@ -287,7 +287,8 @@ typedef struct tile_prepare_options {
    * none); 0: from the tuning cache only. */
   int32_t tuning_databases;
   /* The tuner times only the configurations the cost model ranks first, this
-   * many of each kernel; 0: every one it keeps. */
+   * many of each kernel (tile_prepare_options_default: 32); 0: every one it
+   * keeps. */
   uint32_t tune_top;
 } tile_prepare_options;
 

@@ -31,6 +31,7 @@ tile_prepare_options tile_prepare_options_default(void) {
   options.tuning = TILE_TUNING_CACHE;
   options.num_warps = 4;
   options.tuning_databases = 1;
+  options.tune_top = kDefaultTuneTop;
   return options;
 }
 

@@ -275,6 +275,12 @@ def test_numpy_array_where_the_kernel_runs_on_the_gpu(softmax):
         cpu[2](FakeCudaArray((2, 8)), x, 8, 8, 2, 8)
 
 
+def test_tuner_times_the_models_32_first_by_default():
+    # The C API's default options, which Kernel.tune and tuning="auto" use
+    # unless given top=: the cost model's 32 first of each kernel.
+    assert tile._capi.lib().prepare_options_default().tune_top == 32
+
+
 def test_tune_needs_a_gpu(softmax):
     x = np.zeros((2, 8), dtype=np.float32)
     with pytest.raises(tile.ArgumentError, match=r"times the kernel on a GPU"):

@@ -362,7 +362,8 @@ class Kernel:
         options.tune_progress = 1 if tune.get("progress") else 0
         options.cache_dir = self._cache_dir
         options.tuning_databases = 1 if self._tuning_databases else 0
-        options.tune_top = int(tune.get("top") or 0)
+        if tune.get("top") is not None:
+            options.tune_top = int(tune["top"])
         handle = ctypes.c_void_p()
         status = lib.prepare(
             self._handle,
@@ -438,11 +439,11 @@ class Kernel:
         target, device, c_args, keep = self._classify(args, target)
         return self._prepare(target, device, c_args)
 
-    def tune(self, grid, *args, warmup=None, reps=None, progress=False, top=0):
+    def tune(self, grid, *args, warmup=None, reps=None, progress=False, top=32):
         """Tunes the kernel's declared meta-parameters for a launch on `grid`
-        (a tuple or 'persistent[:N]') with `args` (CUDA tensors): times every
-        configuration (with top=N, only the N the cost model ranks first, of
-        each kernel) on copies of the arguments, checks the fastest against
+        (a tuple or 'persistent[:N]') with `args` (CUDA tensors): times the
+        `top` configurations the cost model ranks first, of each kernel (0:
+        every configuration), on copies of the arguments, checks the fastest against
         the CPU interpreter, stores it in the tuning cache (where later
         launches in the same shape bucket find it, from Python or tile-run)
         and returns a TuneResult. The arguments are not changed."""

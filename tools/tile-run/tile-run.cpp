@@ -168,8 +168,9 @@ static cl::opt<bool> noTuningCache(
 static cl::opt<unsigned> tuneTop(
     "tune-top",
     cl::desc("--tune times only the N configurations the cost model ranks "
-             "first, of each kernel (default 0: every one it keeps)"),
-    cl::value_desc("N"), cl::init(0), cl::cat(cudaCategory));
+             "first, of each kernel (default 32; 0: every one it keeps, as "
+             "--tune-all does)"),
+    cl::value_desc("N"), cl::init(kDefaultTuneTop), cl::cat(cudaCategory));
 static cl::opt<bool> noTuningDatabase(
     "no-tuning-database",
     cl::desc("Look up tuned choices in the tuning cache only, not in the "
@@ -397,7 +398,8 @@ int main(int argc, char **argv) {
     TuneOptions tuning{sourceOptions, options,       bench,
                        check,         &llvm::errs(), tuneAll};
     tuning.stores.databases = !noTuningDatabase;
-    tuning.top = tuneTop;
+    // --tune-all times every configuration, unless --tune-top says how many.
+    tuning.top = tuneAll && tuneTop.getNumOccurrences() == 0 ? 0 : tuneTop;
     bool cached = !noTuningCache && options.target == Target::CUDA;
     auto tuned = loadTunedKernel(std::move(variants), args, tuning,
                                  tuneOption ? TuningMode::Tune

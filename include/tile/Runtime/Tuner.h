@@ -94,7 +94,8 @@ struct TuneOptions {
   bool exhaustive = false;
   /// Time only the `top` configurations the cost model ranks first
   /// (tile/Runtime/CostModel.h) of each kernel; 0: every one pruning keeps.
-  /// Configurations are timed in the model's order either way.
+  /// Configurations are timed in the model's order either way. The tools
+  /// and the C API default to kDefaultTuneTop.
   unsigned top = 0;
   /// The fastest median so far, shared between searches of variants
   /// (tuneVariants) for stopping slow configurations early; null: each
@@ -169,6 +170,14 @@ struct TuneEntry {
   /// in turn with the other finalists' (0: of its one benchmark).
   unsigned confirmedRounds = 0;
 };
+
+/// How many configurations of each kernel tile-run --tune, the C API's
+/// tuner and the Python package's time by default: the cost model's first
+/// 32. On the H100's softmax sweep the fastest of them was within 2% of the
+/// fastest of all at 76 of 78 shapes (bench/results/
+/// 2026-11-27-model-eval-6.md), and the search took a median of 7.4 s a
+/// shape (run 32); timing every configuration took 13-60 s.
+inline constexpr unsigned kDefaultTuneTop = 32;
 
 /// A configuration whose first timed run takes longer than this many times
 /// the fastest median so far is timed no further (TuneEntry::timedOnce).
