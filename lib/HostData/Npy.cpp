@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -230,14 +231,22 @@ llvm::Expected<HostBuffer> mlir::tile::parseNpy(llvm::MemoryBufferRef file) {
     return fail("Fortran-order arrays are not supported; save a C-order "
                 "array (numpy.ascontiguousarray)");
 
+  // The data the header promises must be in the file before anything is
+  // allocated for it: a header of a few bytes may declare gigabytes.
+  llvm::StringRef data = bytes.drop_front(headerStart + headerLength);
+  int64_t needed = getDataTypeSize(*type);
+  bool overflow = false;
+  for (int64_t dim : shape)
+    overflow = overflow || dim < 0 || llvm::MulOverflow(needed, dim, needed);
+  if (!overflow && uint64_t(needed) <= HostBuffer::kMaxSizeInBytes &&
+      data.size() != uint64_t(needed))
+    return fail("holds " + llvm::Twine(data.size()) + " bytes of data, but " +
+                getDataTypeName(*type) + "[" + formatShape(shape) + "] needs " +
+                llvm::Twine(needed));
   llvm::Expected<HostBuffer> buffer = HostBuffer::create(*type, shape);
   if (!buffer)
     return fail(llvm::toString(buffer.takeError()));
-  llvm::StringRef data = bytes.drop_front(headerStart + headerLength);
-  if (data.size() != buffer->getSizeInBytes())
-    return fail("holds " + llvm::Twine(data.size()) + " bytes of data, but " +
-                buffer->getDescription() + " needs " +
-                llvm::Twine(buffer->getSizeInBytes()));
+  assert(data.size() == buffer->getSizeInBytes() && "checked above");
   // An array of no elements has no storage to copy into (memcpy's pointers
   // must not be null, even for 0 bytes).
   if (!data.empty())
