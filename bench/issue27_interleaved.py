@@ -243,26 +243,14 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
             launches[name][0]()
     torch.cuda.synchronize()
     # A first round, to size the rest.
-    first = time_round(torch, names, launches, flush, 0)
-    reps = args.reps or (400 if max(first.values()) < 0.05 else 100)
-    events = {name: [] for name in names}
-    for r in range(reps):
-        order = names[r % len(names):] + names[:r % len(names)]
-        for name in order:
-            flush.fill_(r)
-            torch.cuda._sleep(SLEEP_CYCLES)
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            launches[name][0]()
-            end.record()
-            events[name].append((start, end))
-    torch.cuda.synchronize()
+    first = time_rounds(torch, names, launches, flush, 1)
+    reps = args.reps or (400 if max(t[0] for t in first.values()) < 0.05 else 100)
+    times = time_rounds(torch, names, launches, flush, reps)
     nbytes = 2 * m * n * x.element_size()
     record["reps"] = reps
     record["ms"], record["p10"], record["p90"], record["gbps"] = {}, {}, {}, {}
     for name in names:
-        ms = sorted(s.elapsed_time(e) for s, e in events[name])
+        ms = sorted(times[name])
         median = statistics.median(ms)
         record["ms"][name] = round(median, 5)
         record["p10"][name] = round(ms[len(ms) // 10], 5)
@@ -272,19 +260,22 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
     record["source"] = sources
 
 
-def time_round(torch, names, launches, flush, seed):
-    events = {}
-    for name in names:
-        flush.fill_(seed)
-        torch.cuda._sleep(SLEEP_CYCLES)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        launches[name][0]()
-        end.record()
-        events[name] = (start, end)
+def time_rounds(torch, names, launches, flush, rounds):
+    """Each launch's time in milliseconds, `rounds` times: each round runs
+    every launch once, in an order rotated by one each round."""
+    events = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            flush.fill_(r)
+            torch.cuda._sleep(SLEEP_CYCLES)
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            launches[name][0]()
+            end.record()
+            events[name].append((start, end))
     torch.cuda.synchronize()
-    return {name: s.elapsed_time(e) for name, (s, e) in events.items()}
+    return {name: [s.elapsed_time(e) for s, e in pairs] for name, pairs in events.items()}
 
 
 if __name__ == "__main__":

@@ -316,6 +316,18 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   return llvm::Error::success();
 }
 
+/// Sorts `report`'s timed entries fastest first.
+static void sortByTime(TuneReport &report) {
+  auto timed = std::stable_partition(
+      report.entries.begin(), report.entries.end(), [](const TuneEntry &e) {
+        return e.outcome == TuneEntry::Outcome::Timed;
+      });
+  std::stable_sort(report.entries.begin(), timed,
+                   [](const TuneEntry &a, const TuneEntry &b) {
+                     return a.milliseconds < b.milliseconds;
+                   });
+}
+
 /// How every candidate is compiled and run: for this GPU, to cubins where
 /// the toolkit's ptxas is at hand (loading a cubin takes no JIT).
 static RunOptions getSearchRunOptions(const TuneOptions &options,
@@ -516,14 +528,7 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
       timed.push_back(candidate);
     report.entries.push_back(std::move(candidate.entry));
   }
-  auto timedEnd = std::stable_partition(
-      report.entries.begin(), report.entries.end(), [](const TuneEntry &e) {
-        return e.outcome == TuneEntry::Outcome::Timed;
-      });
-  std::stable_sort(report.entries.begin(), timedEnd,
-                   [](const TuneEntry &a, const TuneEntry &b) {
-                     return a.milliseconds < b.milliseconds;
-                   });
+  sortByTime(report);
   report.seconds = secondsSince(start);
   return report;
 }
@@ -538,18 +543,6 @@ static llvm::Error noneTimed(const TuneReport &report, llvm::StringRef what) {
     os << "  " << entry.getLabel() << ": " << getOutcomeName(entry.outcome)
        << ", " << entry.reason << "\n";
   return llvm::createStringError(llvm::StringRef(why).rtrim());
-}
-
-/// Sorts `report`'s timed entries fastest first.
-static void sortByTime(TuneReport &report) {
-  auto timed = std::stable_partition(
-      report.entries.begin(), report.entries.end(), [](const TuneEntry &e) {
-        return e.outcome == TuneEntry::Outcome::Timed;
-      });
-  std::stable_sort(report.entries.begin(), timed,
-                   [](const TuneEntry &a, const TuneEntry &b) {
-                     return a.milliseconds < b.milliseconds;
-                   });
 }
 
 /// The entry of `report` that `candidate` is (of variant `variant`).
