@@ -55,7 +55,10 @@ int main(int argc, char **argv) {
                 "[--strides S] --box B [--swizzle none|32|64|128] [--address "
                 "A] [--chip sm_XY]");
   llvm::StringRef mode = argv[1];
-  std::optional<DataType> type = parseDataType(argv[2]);
+  // "ptr" too, which no host buffer has, to show TMA's refusal of it.
+  std::optional<DataType> type = llvm::StringRef(argv[2]) == "ptr"
+                                     ? std::optional(DataType::Ptr)
+                                     : parseDataType(argv[2]);
   if (!type || (mode != "check" && mode != "encode"))
     return fail(llvm::Twine("bad mode or element type: ") + argv[1] + " " +
                 argv[2]);
