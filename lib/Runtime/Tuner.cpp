@@ -28,6 +28,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -555,6 +556,18 @@ static TuneEntry *findEntry(TuneReport &report, const Candidate &candidate) {
   return nullptr;
 }
 
+unsigned mlir::tile::getFinalistRepetitions(double fastestMilliseconds,
+                                            unsigned repetitions) {
+  if (!(fastestMilliseconds > 0))
+    return repetitions;
+  double wanted = std::ceil(kFinalistMilliseconds / fastestMilliseconds);
+  if (wanted <= repetitions)
+    return repetitions;
+  return wanted >= kFinalistRepetitions
+             ? std::max(repetitions, kFinalistRepetitions)
+             : static_cast<unsigned>(wanted);
+}
+
 /// Benchmarks the finalists (the first kFinalists of the `timed`
 /// configurations within kFinalistMargin of the fastest) again, kFinalistRounds
 /// times in turn, and gives each entry of `report` the median of its rounds;
@@ -608,21 +621,23 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &timed,
     }
     runner = std::move(*created);
   }
+  BenchOptions bench = options.bench;
+  bench.repetitions = getFinalistRepetitions(
+      finalists.front().entry.milliseconds, bench.repetitions);
   std::vector<std::vector<double>> times(finalists.size());
   for (unsigned round = 0; round < kFinalistRounds; ++round)
     for (size_t i = 0, e = finalists.size(); i < e; ++i) {
       size_t index = (i + round) % e;
       if (!runners[index])
         continue;
-      llvm::Expected<BenchReport> bench =
-          runners[index]->benchmark(options.bench);
-      if (!bench) {
-        llvm::consumeError(bench.takeError());
+      llvm::Expected<BenchReport> result = runners[index]->benchmark(bench);
+      if (!result) {
+        llvm::consumeError(result.takeError());
         runners[index].reset();
         times[index].clear();
         continue;
       }
-      times[index].push_back(bench->times.median);
+      times[index].push_back(result->times.median);
     }
   for (auto [candidate, rounds] : llvm::zip(finalists, times)) {
     if (rounds.size() != kFinalistRounds)
@@ -636,8 +651,10 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &timed,
   }
   if (options.progress)
     *options.progress << llvm::formatv(
-        "tune: {0} finalists timed again, {1} rounds, in {2:f1} s\n",
-        finalists.size(), kFinalistRounds, secondsSince(start));
+        "tune: {0} finalists timed again, {1} rounds of {2} launches, in "
+        "{3:f1} s\n",
+        finalists.size(), kFinalistRounds, bench.repetitions,
+        secondsSince(start));
 
   // The fastest must match the interpreter: checked now where the search
   // did not check it.

@@ -190,10 +190,22 @@ inline constexpr double kStopFactor = 3.0;
 /// winner to chance between configurations a few percent apart: two
 /// timings of one kernel differ by 1-3% between benchmarks (and up to 9%
 /// at launches of a few microseconds), and the fastest of 30 noisy medians
-/// is biased low.
-inline constexpr double kFinalistMargin = 0.03;
+/// is biased low. Each round of a finalist times at least
+/// kFinalistMilliseconds of its launches (at most kFinalistRepetitions of
+/// them): the median of 100 launches of 5 us varies by 1-2% between
+/// benchmarks, enough to order two configurations 3-4% apart wrongly (run 33
+/// of the sweep), where 400 launches narrow it to well under 1%.
+inline constexpr double kFinalistMargin = 0.05;
 inline constexpr unsigned kFinalists = 4;
 inline constexpr unsigned kFinalistRounds = 3;
+inline constexpr double kFinalistMilliseconds = 2.0;
+inline constexpr unsigned kFinalistRepetitions = 1000;
+
+/// The repetitions of each finalist's round when the fastest median of the
+/// search is `fastestMilliseconds` and a benchmark times `repetitions`
+/// launches: enough for kFinalistMilliseconds, at most kFinalistRepetitions.
+unsigned getFinalistRepetitions(double fastestMilliseconds,
+                                unsigned repetitions);
 
 /// "timed", "inadmissible", ...
 llvm::StringRef getOutcomeName(TuneEntry::Outcome outcome);

@@ -767,6 +767,12 @@ int main(int argc, char **argv) {
     llvm::outs() << *programs << "\n";
     return 0;
   }
+  if (mode == "finalist-repetitions" && argc == 4) {
+    llvm::outs() << getFinalistRepetitions(std::atof(argv[2]),
+                                           std::atoi(argv[3]))
+                 << "\n";
+    return 0;
+  }
   if ((mode == "run" || mode == "cache-key" || mode == "space" ||
        mode == "fit" || mode == "spills" || mode == "model" ||
        mode == "choose") &&
@@ -795,6 +801,8 @@ int main(int argc, char **argv) {
          "G SPEC...\n"
          "       tile-runner-test persistent-grid SMS "
          "BLOCKS_PER_SM CAP\n"
+         "       tile-runner-test finalist-repetitions MILLISECONDS "
+         "REPETITIONS\n"
          "       tile-runner-test cache-key FILE [-DNAME=VALUE]... "
          "[--chip=sm_XY] SPEC...\n"
          "       tile-runner-test space|fit FILE [-DNAME=VALUE]... "
