@@ -15,7 +15,10 @@ events, L2 flushed before each of 50 runs, the median; with --graph, of
 CUDA-graph replays of each, so that the host's time to issue a call does
 not count). GB/s counts the
 bytes the kernel must move (docs/kernels.md), the same for the three.
-One JSON object per line.
+Beside them, unless --tile-only, a copy of the same bytes (half read, half
+written: `torch.Tensor.copy_` between two buffers of bytes / 2), timed the
+same way: the floor for those bytes at that size, where the 2950 GB/s of
+a large copy is the floor of the GPU. One JSON object per line.
 """
 import argparse
 import json
@@ -103,6 +106,14 @@ def cases(kernel, m, n, dtype):
     raise ValueError(kernel)
 
 
+def copy_case(nbytes):
+    """A copy reading and writing nbytes / 2 (in 16-byte words)."""
+    words = max(1, nbytes // 2 // 16)
+    src = torch.empty(words, 4, device="cuda", dtype=torch.int32).random_()
+    dst = torch.empty_like(src)
+    return lambda: dst.copy_(src)
+
+
 def first(v):
     return v[0] if isinstance(v, tuple) else v
 
@@ -144,7 +155,8 @@ def main():
                     record["max_error"] = ((got.float() - ref.float()).abs().max() / scale).item()
                     impls = [("tile", tile_fn)]
                     if not args.tile_only:
-                        impls += [("eager", math), ("torch.compile", torch.compile(math))]
+                        impls += [("eager", math), ("torch.compile", torch.compile(math)),
+                                  ("copy", copy_case(nbytes))]
                     for impl, fn in impls:
                         ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                         record[impl + "_ms"] = ms
