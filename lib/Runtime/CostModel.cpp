@@ -315,7 +315,11 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   estimate.memorySeconds =
       bytes > 0 ? bytes / (bandwidth * std::max(efficiency, 1e-3)) : 0;
 
-  double lanesPerSecond = activeSMs * 128 * gpu.clock;
+  // An SM issues from 4 schedulers; each needs kIssueWarpsPerScheduler
+  // warps to issue every cycle through its instructions' latencies.
+  double issue = std::min(1.0, estimate.residentThreadsPerSM / 32 /
+                                   (4 * kIssueWarpsPerScheduler));
+  double lanesPerSecond = activeSMs * 128 * gpu.clock * issue;
   estimate.computeSeconds = program.tileElements * programs *
                                 kInstructionsPerElement / lanesPerSecond +
                             program.dotFlops * programs /
@@ -329,6 +333,9 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   // 28d's f16 rows of 50000-100000 ran 2-8% faster two stages deep there.
   double stepSeconds =
       kStepSeconds / (estimate.pipelined && (cluster == 1 || !queued) ? 2 : 1);
+  // The warps of a block meet at each step's barrier, and its reductions
+  // combine one partial result per warp.
+  stepSeconds += estimate.threads / 32 * kWarpStepSeconds;
   estimate.latencySeconds =
       (program.steps * stepSeconds +
        program.clusterReductions * cluster * kClusterPeerSeconds) *

@@ -20,7 +20,9 @@
 //              programs than SMs, each SM draws at most kSMShare times its
 //              share of the bandwidth;
 //   compute  = P x tile elements x kInstructionsPerElement / (S x 128
-//              lanes x clock), and the dots at the tensor cores' rate;
+//              lanes x clock x min(1, resident warps per SM / (4 x
+//              kIssueWarpsPerScheduler))), and the dots at the tensor
+//              cores' rate;
 //   latency  = (the program's steps x kStepSeconds, halved for a loop
 //              pipelined two stages deep or more, + its cluster reductions
 //              x the cluster's size x kClusterPeerSeconds) x the rounds of
@@ -121,6 +123,19 @@ inline constexpr double kClusterPeerSeconds = 0.1e-6;
 /// than the fastest at 1024 x 1024 f16.
 inline constexpr double kBlockLaunchSeconds = 60e-9;
 inline constexpr double kSMShare = 1.2;
+/// The warps each of an SM's four schedulers needs resident to issue an
+/// instruction every cycle (the latency of dependent arithmetic, of
+/// shuffles and exponentials, hidden by the other warps): with fewer, the
+/// compute term slows in proportion. Run 34 (2026-11-27, H100): online
+/// softmax alone on its SM (64 rows of 2^20) ran 7-14% faster with 16 warps
+/// than with 8, whose estimates were otherwise equal.
+inline constexpr double kIssueWarpsPerScheduler = 4;
+/// What each warp of a block adds to a step's critical path (the barrier
+/// and the reduction over the warps' partial results): with the issue rate
+/// above, this keeps a program alone on its SM from taking more warps than
+/// it can keep busy (run 32: the cluster kernel at 128 rows of 2^19 f16 ran
+/// 0.62 as fast with 32 warps as with 8).
+inline constexpr double kWarpStepSeconds = 5e-9;
 /// SMs per GPC, as GpuModel::getClustersThatFit counts them.
 inline constexpr int kMultiprocessorsPerGpc = 18;
 
