@@ -44,6 +44,30 @@ def test_softmax(shape, rng):
     close(y, reference.softmax_reference(x.reshape(-1, shape[-1])))
 
 
+@pytest.mark.parametrize("splits", [3, 7])
+def test_softmax_split(splits, rng, monkeypatch):
+    # The split path for few rows longer than a cluster holds (on the GPU:
+    # more than 2^19 columns), made to run here on rows of 5000 in 3 or 7
+    # parts: cross_entropy_partial's logsumexp partials, then
+    # softmax_normalize on the same grid. With 7 parts of a row of 2
+    # chunks, 5 parts see nothing. Row 4's first chunk is all -inf, row 6
+    # is 3e5 off zero, row 8 all -inf (NaN, as torch.softmax), and the rows
+    # are 5100 apart in memory.
+    monkeypatch.setattr(ops, "_CPU_SPLITS", splits)
+    monkeypatch.setattr(ops, "_SOFTMAX_SPLIT_ABOVE_COLUMNS", 1000)
+    wide = (3 * rng.standard_normal((11, 5100))).astype(np.float32)
+    x = wide[:, :5000]
+    x[4, :4096] = -np.inf
+    x[6] += 3e5
+    x[8] = -np.inf
+    y = ops.softmax(x)
+    ref = reference.softmax_reference(x)
+    assert np.array_equal(np.isnan(y), np.isnan(ref))
+    assert np.isnan(y[8]).all()
+    keep = [i for i in range(11) if i != 8]
+    close(y[keep], ref[keep])
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_rms_norm(shape, rng):
     x = rng.standard_normal(shape).astype(np.float32)

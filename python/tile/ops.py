@@ -198,13 +198,31 @@ def _grid(x, rows):
 # The kernels, on arrays of rows.
 
 _SOFTMAX = ("softmax_rows", "softmax", "online_softmax", "softmax_cluster")
+# Rows longer than softmax_cluster.mlir's largest (16 blocks of 32768) are
+# split as cross-entropy's are (_splits) where they are too few for the GPU;
+# shorter ones read once through clusters, at 0.93-0.97 of the copy
+# bandwidth (docs/tuning.md), which the split's 1.5 copies cannot reach.
+_SOFTMAX_SPLIT_ABOVE_COLUMNS = 16 * 32768
 
 
 def _softmax_forward(x):
     x2, shape = _rows(x, "x")
     m, n = x2.shape
     y = _empty(x2, (m, n))
-    _kernel(_SOFTMAX, x2.dtype)[_grid(x2, m)](y, x2, _row_stride(x2), n, m, n)
+    q = _splits(x2, m, n) if n > _SOFTMAX_SPLIT_ABOVE_COLUMNS else 1
+    if q == 1:
+        _kernel(_SOFTMAX, x2.dtype)[_grid(x2, m)](y, x2, _row_stride(x2), n, m, n)
+        return y.reshape(shape)
+    # Few rows longer than a cluster holds: the Q programs of each row first
+    # write its logsumexp's partials (cross-entropy's first stage), then
+    # normalize their chunks (softmax_normalize.mlir), reading each element
+    # twice in all, where online_softmax.mlir would read each row twice on
+    # one SM, half the SMs idle at 64 rows.
+    parts = [_empty(x2, (m, q), _f32(x2)) for _ in range(3)]
+    _kernel(("cross_entropy_partial",), x2.dtype)[(m, q)](
+        *parts, x2, _row_stride(x2), m, n)
+    _kernel(("softmax_normalize",), x2.dtype)[(m, q)](
+        y, x2, parts[0], parts[1], _row_stride(x2), n, m, n, q)
     return y.reshape(shape)
 
 
