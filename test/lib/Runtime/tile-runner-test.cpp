@@ -647,14 +647,16 @@ static llvm::Expected<std::pair<int, int>> askPtxas(llvm::StringRef ptxas,
 }
 
 /// Compiles `source` for sm_90 as an aligned launch specializes it (every
-/// argument a multiple of 16) and asks ptxas -v for its spill stores and
-/// registers; as a launch does, a pipelined kernel that spills is compiled
-/// again without pipelining (`note` then says so).
+/// pointer and integer argument a multiple of 16; no promise for floats,
+/// which divisibility does not apply to) and asks ptxas -v for its spill
+/// stores and registers; as a launch does, a pipelined kernel that spills is
+/// compiled again without pipelining (`note` then says so).
 static llvm::Expected<std::pair<int, int>>
 compileForSpills(const KernelSource &source, llvm::StringRef ptxas,
                  std::string &note) {
   KernelSpecialization specialization;
-  specialization.divisibility.assign(source.getKernel().getNumArguments(), 16);
+  for (Type type : source.getKernel().getArgumentTypes())
+    specialization.divisibility.push_back(isa<FloatType>(type) ? 0 : 16);
   CompileOptions compile;
   compile.chip = "sm_90";
   llvm::Expected<CompiledKernel> compiled =
