@@ -37,6 +37,13 @@ export PYTHONUNBUFFERED=1
 python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/lib/libtile-c.so.xz'),open('/tmp/lib/libtile-c.so','wb'))"
 export TILE_LIBRARY=/tmp/lib/libtile-c.so PYTHONPATH=dist/tile-gpu/src/python
 nvidia-smi > $o/env.log 2>&1; python3 -c "import torch,triton;print(torch.__version__,triton.__version__)" >> $o/env.log 2>&1
+# What the steps have written so far, packed every 20 s into
+# $OUT/partial.tar.xz: a call cut off by its time limit (or the device
+# budget) still brings back the records made before (run 35 lost a whole
+# call's records that way).
+( while sleep 20; do tar cJf $OUT/partial.tar.xz.tmp -C /tmp o 2>/dev/null &&
+    mv $OUT/partial.tar.xz.tmp $OUT/partial.tar.xz; done ) &
+packer=$!
 for step in "$@"; do
   echo "== $step $(date -u +%H:%M:%S)"
   case "$step" in
@@ -96,5 +103,6 @@ for step in "$@"; do
     echo "$step rc=$?" ;;
   esac
 done
+kill $packer 2>/dev/null; wait $packer 2>/dev/null; rm -f $OUT/partial.tar.xz.tmp $OUT/partial.tar.xz
 tar cJf $OUT/results.tar.xz -C /tmp o
 ls -la $OUT
