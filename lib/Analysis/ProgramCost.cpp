@@ -370,6 +370,13 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
     cost.bytesStored += bytes(store.getPtr(), store.getMask(), loop) * weight;
     return;
   }
+  if (auto atomic = dyn_cast<AtomicAddOp>(op)) {
+    // Read and written where the memory is (in L2, for a GPU's atomics).
+    double moved = bytes(atomic.getPtr(), atomic.getMask(), loop) * weight;
+    cost.bytesLoaded += moved;
+    cost.bytesStored += moved;
+    return;
+  }
   if (auto dot = dyn_cast<DotOp>(op)) {
     // The tensor cores' work: its accumulator is theirs too.
     auto a = cast<RankedTensorType>(dot.getA().getType());

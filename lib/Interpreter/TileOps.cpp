@@ -202,6 +202,41 @@ static LogicalResult runStore(Executor &executor, StoreOp op) {
   return status;
 }
 
+static LogicalResult runAtomicAdd(Executor &executor, AtomicAddOp op) {
+  const RuntimeValue &pointers = executor.lookup(op.getPtr());
+  const RuntimeValue &value = executor.lookup(op.getValue());
+  const uint8_t *mask =
+      op.getMask() ? executor.lookup(op.getMask()).getData<uint8_t>() : nullptr;
+  DataType type = *getDataType(getPointeeType(op.getPtr()));
+  const Pointer *addresses = pointers.getData<Pointer>();
+  bool isFloat = getPointeeType(op.getPtr()).isF32();
+  // Programs run one after the other and lanes in order: every addition
+  // happens, in that order (on a GPU, in an unspecified one). i32 wraps.
+  for (int64_t i = 0, e = pointers.getNumElements(); i < e; ++i) {
+    if (mask && !mask[i])
+      continue;
+    uint8_t *address = getElementAddress(executor, op, type,
+                                         pointers.getShape(), i, addresses[i]);
+    if (!address)
+      return failure();
+    if (isFloat) {
+      float sum, add = value.getData<float>()[i];
+      std::memcpy(&sum, address, sizeof(float));
+      sum += add;
+      std::memcpy(address, &sum, sizeof(float));
+    } else {
+      uint32_t sum, add;
+      std::memcpy(&add, &value.getData<int32_t>()[i], sizeof(add));
+      std::memcpy(&sum, address, sizeof(sum));
+      sum += add;
+      std::memcpy(address, &sum, sizeof(sum));
+    }
+    if (executor.isRecordingStores())
+      executor.recordStores(addresses[i].buffer, {addresses[i].offset});
+  }
+  return success();
+}
+
 static LogicalResult runAddPtr(Executor &executor, AddPtrOp op) {
   const RuntimeValue &pointers = executor.lookup(op.getPtr());
   IntView offsets(executor.lookup(op.getOffset()));
@@ -480,6 +515,10 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
   table.add<StoreOp>([](Executor &executor, Operation *op) -> LogicalResult {
     return runStore(executor, cast<StoreOp>(op));
   });
+  table.add<AtomicAddOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        return runAtomicAdd(executor, cast<AtomicAddOp>(op));
+      });
   table.add<ReduceOp>([](Executor &executor, Operation *op) -> LogicalResult {
     auto reduceOp = cast<ReduceOp>(op);
     executor.bind(reduceOp.getResult(),

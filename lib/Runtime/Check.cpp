@@ -152,6 +152,12 @@ llvm::Expected<Reference> mlir::tile::interpretReference(
     if (arg.isBuffer() &&
         arg.getBuffer().getNumElements() > std::numeric_limits<unsigned>::max())
       interpret.secondsBudget = 0;
+  // What tile.atomic_add leaves in an element is the sum of every
+  // program's additions, which no sample of the programs can say: such a
+  // launch is interpreted whole.
+  if (kernel.walk([](AtomicAddOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    interpret.secondsBudget = 0;
   // Only a sampled run needs to know what its programs stored.
   if (interpret.secondsBudget > 0)
     interpret.stored = &reference.stored;

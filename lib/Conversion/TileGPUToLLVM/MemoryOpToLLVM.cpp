@@ -253,6 +253,50 @@ struct LoadOpLowering : ConvertOpToLLVMPattern<tile::LoadOp> {
   const LoweringInfo &info;
 };
 
+/// Of the threads that hold copies of the same elements of a tile of
+/// pointers of type `type` (a scalar: every thread), true in one: the thread
+/// whose lane and warp ids are zero in the bits the layout does not map to
+/// coordinates. Null where every thread holds elements of its own.
+static Value getOwnerPredicate(OpBuilder &b, Location loc, Type type) {
+  auto ptrType = dyn_cast<RankedTensorType>(type);
+  if (!ptrType)
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                getThreadId(b, loc), createI32(b, loc, 0));
+  LayoutBits bits = getBits(ptrType);
+  unsigned freeLanes = bits.getFreeLaneMask(),
+           freeWarps = bits.getFreeWarpMask();
+  auto isZeroUnder = [&](Value id, unsigned mask) {
+    Value masked = LLVM::AndOp::create(b, loc, id, createI32(b, loc, mask));
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, masked,
+                                createI32(b, loc, 0));
+  };
+  Value owner;
+  if (freeLanes)
+    owner = isZeroUnder(getLaneId(b, loc), freeLanes);
+  if (freeWarps) {
+    Value warpOwner = isZeroUnder(getWarpId(b, loc), freeWarps);
+    owner = owner ? LLVM::AndOp::create(b, loc, owner, warpOwner) : warpOwner;
+  }
+  return owner;
+}
+
+/// `red.relaxed.gpu.global.add` of `value` (f32 or i32) at `address`, where
+/// `pred` holds.
+static void emitPredicatedAtomicAdd(OpBuilder &b, Location loc, Value address,
+                                    Value pred, Value value) {
+  bool isFloat = value.getType().isF32();
+  std::string code =
+      llvm::formatv("@$0 red.relaxed.gpu.global.add.{0} [ $1 + 0 ], $2;",
+                    isFloat ? "f32" : "u32");
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), ValueRange{pred, address, value}, code,
+      isFloat ? "b,l,f" : "b,l,r",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 struct StoreOpLowering : ConvertOpToLLVMPattern<tile::StoreOp> {
   StoreOpLowering(LLVMTypeConverter &converter, const LoweringInfo &info)
       : ConvertOpToLLVMPattern(converter), info(info) {}
@@ -263,29 +307,7 @@ struct StoreOpLowering : ConvertOpToLLVMPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     auto ptrType = dyn_cast<RankedTensorType>(op.getPtr().getType());
     // Threads that hold copies of the same elements store them once.
-    Value owner;
-    if (!ptrType) {
-      owner = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                   getThreadId(rewriter, loc),
-                                   createI32(rewriter, loc, 0));
-    } else {
-      LayoutBits bits = getBits(ptrType);
-      unsigned freeLanes = bits.getFreeLaneMask(),
-               freeWarps = bits.getFreeWarpMask();
-      auto isZeroUnder = [&](Value id, unsigned mask) {
-        Value masked = LLVM::AndOp::create(rewriter, loc, id,
-                                           createI32(rewriter, loc, mask));
-        return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                    masked, createI32(rewriter, loc, 0));
-      };
-      if (freeLanes)
-        owner = isZeroUnder(getLaneId(rewriter, loc), freeLanes);
-      if (freeWarps) {
-        Value warpOwner = isZeroUnder(getWarpId(rewriter, loc), freeWarps);
-        owner = owner ? LLVM::AndOp::create(rewriter, loc, owner, warpOwner)
-                      : warpOwner;
-      }
-    }
+    Value owner = getOwnerPredicate(rewriter, loc, op.getPtr().getType());
 
     if (!ptrType) {
       Value pred = owner;
@@ -322,10 +344,50 @@ struct StoreOpLowering : ConvertOpToLLVMPattern<tile::StoreOp> {
 
   const LoweringInfo &info;
 };
+
+/// tile.atomic_add: one `red` per element, by the thread that owns it (as a
+/// store's), under the mask.
+struct AtomicAddOpLowering : ConvertOpToLLVMPattern<tile::AtomicAddOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value owner = getOwnerPredicate(rewriter, loc, op.getPtr().getType());
+    SmallVector<Value> addresses, values, masks;
+    if (isa<RankedTensorType>(op.getPtr().getType())) {
+      addresses = unpackVector(rewriter, loc, adaptor.getPtr());
+      values = unpackVector(rewriter, loc, adaptor.getValue());
+      if (adaptor.getMask())
+        masks = unpackVector(rewriter, loc, adaptor.getMask());
+    } else {
+      addresses = {toAddress(rewriter, loc, adaptor.getPtr())};
+      values = {adaptor.getValue()};
+      if (adaptor.getMask())
+        masks = {adaptor.getMask()};
+    }
+    for (size_t i = 0, e = addresses.size(); i < e; ++i) {
+      Value pred = owner;
+      if (!masks.empty())
+        pred = pred ? LLVM::AndOp::create(rewriter, loc, pred, masks[i])
+                    : masks[i];
+      if (!pred)
+        pred = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                        rewriter.getBoolAttr(true));
+      emitPredicatedAtomicAdd(rewriter, loc,
+                              toAddress(rewriter, loc, addresses[i]), pred,
+                              values[i]);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tilegpu::populateMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                    RewritePatternSet &patterns,
                                                    const LoweringInfo &info) {
   patterns.add<LoadOpLowering, StoreOpLowering>(converter, info);
+  patterns.add<AtomicAddOpLowering>(converter);
 }

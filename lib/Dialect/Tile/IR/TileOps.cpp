@@ -389,7 +389,8 @@ LogicalResult LoadOp::verify() {
 // StoreOp
 //===----------------------------------------------------------------------===//
 
-ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+/// `ptr, value[, mask] : ptr-type`, of tile.store and tile.atomic_add.
+static ParseResult parseStoreLike(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
   Type ptrType, valueType;
   llvm::SMLoc loc = parser.getCurrentLocation();
@@ -404,18 +405,52 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
   return parser.resolveOperands(operands, types, loc, result.operands);
 }
 
+static void printStoreLike(OpAsmPrinter &p, Operation *op, Value ptr,
+                           Value value, Value mask) {
+  p << ' ' << ptr << ", " << value;
+  if (mask)
+    p << ", " << mask;
+  p.printOptionalAttrDict(op->getAttrs());
+  p << " : " << ptr.getType();
+}
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseStoreLike(parser, result);
+}
+
 void StoreOp::print(OpAsmPrinter &p) {
-  p << ' ' << getPtr() << ", " << getValue();
-  if (getMask())
-    p << ", " << getMask();
-  p.printOptionalAttrDict((*this)->getAttrs());
-  p << " : " << getPtr().getType();
+  printStoreLike(p, *this, getPtr(), getValue(), getMask());
 }
 
 LogicalResult StoreOp::verify() {
   Type expected = getPointeeShape(getPtr().getType());
   if (getValue().getType() != expected)
     return emitOpError("cannot store a value of type ")
+           << getValue().getType() << " through " << getPtr().getType()
+           << "; expected " << expected;
+  return verifyMask(*this, getPtr(), getMask());
+}
+
+//===----------------------------------------------------------------------===//
+// AtomicAddOp
+//===----------------------------------------------------------------------===//
+
+ParseResult AtomicAddOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseStoreLike(parser, result);
+}
+
+void AtomicAddOp::print(OpAsmPrinter &p) {
+  printStoreLike(p, *this, getPtr(), getValue(), getMask());
+}
+
+LogicalResult AtomicAddOp::verify() {
+  Type element = getElementTypeOrSelf(getPointeeShape(getPtr().getType()));
+  if (!element.isF32() && !element.isInteger(32))
+    return emitOpError("adds to f32 or i32 only, not through ")
+           << getPtr().getType();
+  Type expected = getPointeeShape(getPtr().getType());
+  if (getValue().getType() != expected)
+    return emitOpError("cannot add a value of type ")
            << getValue().getType() << " through " << getPtr().getType()
            << "; expected " << expected;
   return verifyMask(*this, getPtr(), getMask());

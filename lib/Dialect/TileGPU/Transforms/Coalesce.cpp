@@ -96,6 +96,8 @@ LogicalResult TileGPUCoalescePass::coalesce(tile::FuncOp func) {
       consider(load.getPtr(), load.getMask());
     else if (auto store = dyn_cast<tile::StoreOp>(op))
       consider(store.getPtr(), store.getMask());
+    else if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
+      consider(atomic.getPtr(), atomic.getMask());
   });
 
   AttrTypeReplacer replacer;

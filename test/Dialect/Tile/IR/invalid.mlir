@@ -408,6 +408,33 @@ tile.func @store_operands(%p: !tile.ptr<f32>) {
 
 // -----
 
+tile.func @atomic_add_type(%p: !tile.ptr<f16>, %x: f16) {
+  // expected-error @below {{'tile.atomic_add' op adds to f32 or i32 only, not through '!tile.ptr<f16>'}}
+  tile.atomic_add %p, %x : !tile.ptr<f16>
+  tile.return
+}
+
+// -----
+
+tile.func @atomic_add_value(%p: !tile.ptr<i32>, %x: f32) {
+  // expected-error @below {{'tile.atomic_add' op cannot add a value of type 'f32' through '!tile.ptr<i32>'; expected 'i32'}}
+  "tile.atomic_add"(%p, %x) : (!tile.ptr<i32>, f32) -> ()
+  tile.return
+}
+
+// -----
+
+tile.func @atomic_add_mask(%p: !tile.ptr<f32>, %x: f32, %c: i1) {
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %v = tile.splat %x : f32 -> tensor<16xf32>
+  %m = tile.splat %c : i1 -> tensor<8xi1>
+  // expected-error @below {{'tile.atomic_add' op mask must be i1 of the pointers' shape}}
+  "tile.atomic_add"(%ptrs, %v, %m) : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, tensor<8xi1>) -> ()
+  tile.return
+}
+
+// -----
+
 tile.func @store_value(%p: !tile.ptr<f32>, %x: f16) {
   // expected-error @below {{cannot store a value of type 'f16' through '!tile.ptr<f32>'; expected 'f32'}}
   "tile.store"(%p, %x) : (!tile.ptr<f32>, f16) -> ()

@@ -97,6 +97,10 @@ tile.func @memory(%p: !tile.ptr<f32>, %q: !tile.ptr<bf16>, %c: i1) {
   %s = tile.load %q, %c : !tile.ptr<bf16>
   // CHECK: tile.store %{{.*}}, %[[S]] : !tile.ptr<bf16>
   tile.store %q, %s : !tile.ptr<bf16>
+  // CHECK: tile.atomic_add %{{.*}}, %[[A]] : tensor<128x!tile.ptr<f32>>
+  tile.atomic_add %ptrs, %a : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.atomic_add %{{.*}}, %[[B]], %{{.*}} : tensor<128x!tile.ptr<f32>>
+  tile.atomic_add %ptrs, %b, %mask : tensor<128x!tile.ptr<f32>>
   // Attributes other than the operands' are kept.
   // CHECK: tile.load %{{.*}} {note = "kept"} : tensor<128x!tile.ptr<f32>>
   %d = tile.load %ptrs {note = "kept"} : tensor<128x!tile.ptr<f32>>

@@ -347,6 +347,38 @@ def Tile_StoreOp : Tile_Op<"store"> {
   let hasVerifier = 1;
 }
 
+def Tile_AtomicAddOp : Tile_Op<"atomic_add"> {
+  let summary = "Adds to global memory atomically, optionally under a mask";
+  let description = [{
+    Triton's `tl.atomic_add(ptr, value, mask, sem="relaxed")` without its
+    result: adds each element of `value` to the `f32` or `i32` at the
+    address held by the matching pointer of `ptr`, except where `mask` is
+    false, as one indivisible read-modify-write per element. Additions to
+    one address from any programs (or lanes of one tile) all happen, in an
+    unspecified order: `f32` sums may differ in their last bits from run to
+    run, `i32` sums wrap and never do.
+
+    Memory semantics: relaxed, at the scope of the whole GPU (PTX
+    `red.relaxed.gpu.global.add`). The additions are atomic but order
+    nothing else: no other load or store of this or another program is
+    ordered before or after them, so a program cannot use them to learn
+    that another's stores are visible. The results are complete when the
+    launch is (the next launch, or the host after synchronizing, sees every
+    addition). Each element a tile holds is added once, however many
+    threads hold a copy of it.
+
+    ```mlir
+    tile.atomic_add %ptrs, %partial, %mask : tensor<1024x!tile.ptr<f32>>
+    tile.atomic_add %counter, %one : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_PtrLike, "", [MemRead, MemWrite]>:$ptr,
+                       Tile_ValueLike:$value,
+                       Optional<Tile_BoolLike>:$mask);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Computation.
 //===----------------------------------------------------------------------===//
