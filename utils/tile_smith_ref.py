@@ -325,7 +325,11 @@ def load(g, buf, shape, offset, row_stride, col_stride, mask, other=None):
     return Value(r, np.zeros(r.shape), buf.t)
 
 
-def store(g, buf, shape, offset, row_stride, col_stride, mask, value):
+def store(g, buf, shape, offset, row_stride, col_stride, mask, value,
+          atomic=False):
+    """Writes value's lanes (where the mask holds) into buf; with atomic
+    (tile.atomic_add), adds them to what buf held, rounded as one f32 or
+    wrapping i32 addition each."""
     index = (
         offset
         + g.row_index(shape) * row_stride
@@ -339,11 +343,16 @@ def store(g, buf, shape, offset, row_stride, col_stride, mask, value):
         raise ReferenceError("two lanes store to one element")
     if value.t != buf.t:
         raise ReferenceError("a store of another type")
-    r = value.r[on]
+    r, e = value.r[on], value.e[on]
+    if atomic:
+        total = binary("addi" if buf.t in WIDTH else "add",
+                       Value(buf.r[where], buf.e[where], buf.t),
+                       Value(r, e, buf.t))
+        r, e = total.r, total.e
     if FAULT == "store":
         r = wrap(r + 1, buf.t) if buf.t in WIDTH else round_to(r * 1.25 + 0.5, buf.t)
     buf.r[where] = r
-    buf.e[where] = value.e[on]
+    buf.e[where] = e
     buf.written[where] = True
 
 

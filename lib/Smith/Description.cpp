@@ -71,6 +71,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
       o["addressing"] = getName(op.addressing);
       if (op.hasOther)
         o["other"] = toJSON(op.value);
+      if (op.atomic)
+        o["atomic"] = true;
       break;
     case OpKind::Param:
     case OpKind::Constant:
@@ -357,6 +359,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
         op.addressing = r.name<Addressing>(*o, "addressing", allAddressings);
         op.hasOther = o->get("other") != nullptr;
         op.value = r.number(*o, "other", 0);
+        op.atomic = o->getBoolean("atomic").value_or(false);
         break;
       case OpKind::Param:
       case OpKind::Constant:

@@ -270,6 +270,8 @@ void Generator::chooseOutputs(int least, int most,
     store.operands = {value};
     store.buffer = static_cast<int>(program.buffers.size() - 1);
     store.mask = chooseMask(shape);
+    store.atomic = (type == ElementType::F32 || type == ElementType::I32) &&
+                   atomicRng.chance(0.3);
     store.addressing = std::array<Addressing, 3>{
         Addressing::Global, Addressing::Global64,
         Addressing::BlockBase}[rng.weighted({4, 1, 3})];

@@ -83,7 +83,8 @@ class Generator {
 public:
   /// Without `dots`, the program is drawn as if dotRng said no.
   explicit Generator(uint64_t seed, bool dots = true)
-      : rng(seed), dotRng(seed ^ 0x9e3779b97f4a7c15), dots(dots) {
+      : rng(seed), dotRng(seed ^ 0x9e3779b97f4a7c15),
+        atomicRng(seed ^ 0xbf58476d1ce4e5b9), dots(dots) {
     program.seed = seed;
   }
   Program generate();
@@ -192,8 +193,13 @@ private:
   }
 
   Random rng;
-  /// Decides only whether a program has dots; everything else, rng.
+  /// Decides only whether a program has dots; everything else but the
+  /// atomic additions (atomicRng, below), rng.
   Random dotRng;
+  /// Whether a store of f32 or i32 adds atomically instead: a stream of its
+  /// own, so that the rest of a seed's program is what it was before
+  /// tile.atomic_add.
+  Random atomicRng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

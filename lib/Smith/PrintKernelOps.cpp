@@ -363,7 +363,8 @@ void KernelPrinter::emitOp(size_t index) {
   }
   case OpKind::Store: {
     Value ptrs = pointers(op);
-    std::string text = "tile.store " + ptrs.name + ", " + operand(0).name;
+    std::string text = (op.atomic ? "tile.atomic_add " : "tile.store ") +
+                       ptrs.name + ", " + operand(0).name;
     if (op.mask >= 0)
       text += ", " + mask(op.mask, op.shape).name;
     emitLine(level, text + " : " + getTypeText(ptrs));

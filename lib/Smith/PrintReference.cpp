@@ -226,7 +226,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       break;
     case OpKind::Store:
       os << "R.store(" << g << ", " << access(op) << ", value=" << operand(0)
-         << ")\n";
+         << (op.atomic ? ", atomic=True" : "") << ")\n";
       break;
     }
   }

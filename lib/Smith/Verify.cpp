@@ -215,6 +215,9 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("mask does not fit the shape");
       if (op.hasOther && op.mask < 0)
         return bad("'other' without a mask");
+      if (op.atomic && (!isStore || (op.type != ElementType::F32 &&
+                                     op.type != ElementType::I32)))
+        return bad("an atomic addition other than a store of f32 or i32");
       if (op.hasOther && !isRepresentable(op.value, op.type) && op.value != 0 &&
           !std::isinf(op.value))
         return bad("'other' not representable");

@@ -347,6 +347,9 @@ struct Op {
   double value = 0;
   /// Load: whether masked lanes read `value` (else no `other`: 0).
   bool hasOther = false;
+  /// Store of f32 or i32: as tile.atomic_add, which adds the value to what
+  /// the output held (each element once: stores never overlap).
+  bool atomic = false;
   /// Reduce: the axis.
   int axis = 0;
   /// Dot, and Accumulate with reduce = Dot: how f32 inputs are multiplied.
