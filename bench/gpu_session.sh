@@ -6,6 +6,7 @@
 # returns at most 8 files).
 #
 #   suite     the GPU tests, compute-sanitizer and 300 random kernels
+#   tests     the GPU tests alone
 #   kernels-old-new
 #             bench/kernels_bench.py --tile-only at its shapes, with the
 #             kernels of dist/tile-gpu/old-examples (an older commit's
@@ -26,6 +27,9 @@
 #             --export $I27_EXPORT, into /tmp/o/$I27_NAME.jsonl (default
 #             interleaved); the caches stay in $I27_WORK (default
 #             /tmp/tile-i27) for the next call
+#   long-rows bench/long_rows_bench.py (softmax on rows of 2^20: the
+#             split path, online_softmax, online_softmax_cluster, torch,
+#             copy) at $LONG_SHAPES / $LONG_DTYPES
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
 #             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
 #             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
@@ -51,6 +55,9 @@ for step in "$@"; do
     OUT=$o/suite TILE_DIFFTEST_COUNT=300 TILE_DIFFTEST_SANITIZE=20 \
       timeout 420 bash dist/tile-gpu/run-gpu-tests.sh tests sanitizer difftest > $o/suite-stdout.log 2>&1
     echo "suite rc=$?" ;;
+  tests)
+    OUT=$o/suite timeout ${TESTS_SECONDS:-300} bash dist/tile-gpu/run-gpu-tests.sh tests > $o/tests-stdout.log 2>&1
+    echo "tests rc=$?" ;;
   kernels-old-new)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/old-examples timeout ${OLDNEW_SECONDS:-110} python3 bench/kernels_bench.py --tile-only --dtypes ${OLDNEW_DTYPES:-bf16} \
       ${KERNELS:+--kernels $KERNELS} > $o/kernels-old.jsonl 2> $o/kernels-old.err
@@ -82,6 +89,10 @@ for step in "$@"; do
         python3 bench/ncu_ops.py $k $d $s > $o/ncu-$k-$d-$s.txt 2>&1
       echo "ncu $c rc=$?"
     done ;;
+  long-rows)
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${LONG_SECONDS:-300} python3 bench/long_rows_bench.py \
+      ${LONG_SHAPES:+--shapes $LONG_SHAPES} ${LONG_DTYPES:+--dtypes $LONG_DTYPES} > $o/long-rows.jsonl 2> $o/long-rows.err
+    echo "long-rows rc=$?" ;;
   matmul)
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"

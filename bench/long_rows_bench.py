@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Softmax on few, very long rows (64 x 2^20): the ways tile has, side by
+side in one process, against torch.softmax and a copy of the same bytes.
+
+  ops        tile.ops.softmax: the split path (cross_entropy_partial.mlir,
+             then softmax_normalize.mlir) above 16 x 32768 columns;
+  online     online_softmax.mlir, the cost model's choice (one row per
+             program, each row read twice);
+  cluster    online_softmax_cluster.mlir tuned (top 32) in a cache of its
+             own: a row per cluster, each program walking its chunk twice,
+             the second time from L2;
+  cluster-model
+             online_softmax_cluster.mlir, the cost model's choice;
+  torch      torch.softmax(x, dim=1);
+  copy       y.copy_(x).
+
+Every output is checked against float64 first; then all are timed in
+rounds as bench/issue27_interleaved.py times them (CUDA events, L2 flushed
+before each launch, the launch order rotated each round), and each case's
+record (median ms, GB/s of 2 x M x N elements, the configurations) is
+printed as one JSON line.
+
+  python3 bench/long_rows_bench.py [--shapes 64x1048576,...] [--dtypes f32,bf16]
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from issue27_interleaved import time_rounds, TOLERANCE  # noqa: E402
+
+SHAPES = "64x1048576,32x1048576,128x1048576,16x2097152,100x777777,256x262144"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", default=SHAPES)
+    parser.add_argument("--dtypes", default="f32,bf16")
+    parser.add_argument("--reps", type=int, default=40)
+    parser.add_argument("--top", type=int, default=32)
+    args = parser.parse_args()
+    import torch
+    import tile
+    import tile.ops
+    root = os.environ.get("TILE_KERNELS_DIR") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "examples")
+    work = tempfile.mkdtemp(prefix="long-rows-")
+    flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.float32)
+    tdtypes = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    for dtype in args.dtypes.split(","):
+        for shape in args.shapes.split(","):
+            m, n = (int(v) for v in shape.split("x"))
+            record = {"dtype": dtype, "m": m, "n": n, "ok": True}
+            try:
+                run(torch, tile, record, root, work, dtype, m, n, tdtypes[dtype], flush, args)
+            except Exception as error:  # noqa: BLE001 - record and go on
+                record["ok"] = False
+                record["error"] = "%s: %s" % (type(error).__name__, str(error)[:400])
+            print(json.dumps(record), flush=True)
+            torch.cuda.empty_cache()
+    return 0
+
+
+def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
+    torch.manual_seed(0)
+    x = torch.rand(m, n, device="cuda", dtype=torch.float32).mul_(8).sub_(4).to(tdtype)
+    scalars = (x.stride(0), x.stride(0), m, n)
+    grid = "persistent:%d" % m
+    launches, configs = {}, {}
+
+    def add_kernel(name, kernel, tune=False):
+        y = torch.empty_like(x)
+        if tune:
+            start = time.time()
+            kernel.tune(grid, y, x, *scalars, top=args.top)
+            record["tune_s_" + name] = round(time.time() - start, 2)
+        launcher = kernel[grid]
+        launcher(y, x, *scalars)
+        torch.cuda.synchronize()
+        configs[name] = str(kernel.prepare(y, x, *scalars).config)
+        launches[name] = (lambda: launcher(y, x, *scalars), y)
+
+    y_ops = tile.ops.softmax(x)
+    launches["ops"] = (lambda: tile.ops.softmax(x), y_ops)
+    add_kernel("online", tile.load(os.path.join(root, "online_softmax.mlir"), DTYPE=dtype,
+                                   cache_dir=os.path.join(work, "model"), tuning="defaults"))
+    cluster = os.path.join(root, "online_softmax_cluster.mlir")
+    add_kernel("cluster-model", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "model"),
+                                          tuning="defaults"))
+    add_kernel("cluster", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
+                                    tuning_databases=False), tune=True)
+    launches["torch"] = (lambda: torch.softmax(x, dim=1), torch.softmax(x, dim=1))
+    y_copy = torch.empty_like(x)
+    launches["copy"] = (lambda: y_copy.copy_(x), None)
+
+    ref = torch.softmax(x.double(), dim=1)
+    errors = {}
+    for name, (_, y) in launches.items():
+        if y is None:
+            continue
+        error = ((y.double() - ref).abs() - TOLERANCE[dtype] * ref.abs() - 1e-6).max().item()
+        errors[name] = float("%.3g" % error)
+        if error > 0:
+            record["ok"] = False
+    record["excess_error"] = errors
+    del ref
+    names = list(launches)
+    for i in range(3):
+        for name in names:
+            launches[name][0]()
+    times = time_rounds(torch, names, launches, flush, args.reps)
+    nbytes = 2 * m * n * x.element_size()
+    record["ms"], record["gbps"] = {}, {}
+    for name in names:
+        median = statistics.median(times[name])
+        record["ms"][name] = round(median, 4)
+        record["gbps"][name] = round(nbytes / (median * 1e-3) / 1e9, 1)
+    record["of_copy"] = {name: round(record["ms"]["copy"] / record["ms"][name], 3) for name in names}
+    record["config"] = configs
+
+
+if __name__ == "__main__":
+    sys.exit(main())
