@@ -30,6 +30,8 @@
 #   long-rows bench/long_rows_bench.py (softmax on rows of 2^20: the
 #             split path, online_softmax, online_softmax_cluster, torch,
 #             copy) at $LONG_SHAPES / $LONG_DTYPES
+#   timing    bench/timing_conditions.py (one configuration in two slots,
+#             under three timing conditions)
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
 #             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
 #             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
@@ -91,8 +93,12 @@ for step in "$@"; do
     done ;;
   long-rows)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${LONG_SECONDS:-300} python3 bench/long_rows_bench.py \
-      ${LONG_SHAPES:+--shapes $LONG_SHAPES} ${LONG_DTYPES:+--dtypes $LONG_DTYPES} > $o/long-rows.jsonl 2> $o/long-rows.err
+      ${LONG_SHAPES:+--shapes $LONG_SHAPES} ${LONG_DTYPES:+--dtypes $LONG_DTYPES} ${LONG_SKIP_TUNE:+--skip-tune} > $o/long-rows.jsonl 2> $o/long-rows.err
     echo "long-rows rc=$?" ;;
+  timing)
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${TIMING_SECONDS:-200} python3 bench/timing_conditions.py \
+      > $o/timing.jsonl 2> $o/timing.err
+    echo "timing rc=$?" ;;
   matmul)
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"

@@ -42,7 +42,12 @@ def main():
     parser.add_argument("--dtypes", default="f32,bf16")
     parser.add_argument("--reps", type=int, default=40)
     parser.add_argument("--top", type=int, default=32)
+    parser.add_argument("--caps", default="16:8:8:4096,16:8:16:4096,16:4:16:4096,8:16:16:4096",
+                        help="CLUSTER:GRID_CAP:NUM_WARPS:BLOCK_SIZE,... of online_softmax_cluster "
+                        "on a capped grid")
+    parser.add_argument("--skip-tune", action="store_true")
     args = parser.parse_args()
+    args.caps = [tuple(int(v) for v in c.split(":")) for c in args.caps.split(",") if c]
     import torch
     import tile
     import tile.ops
@@ -88,11 +93,26 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
     launches["ops"] = (lambda: tile.ops.softmax(x), y_ops)
     add_kernel("online", tile.load(os.path.join(root, "online_softmax.mlir"), DTYPE=dtype,
                                    cache_dir=os.path.join(work, "model"), tuning="defaults"))
-    cluster = os.path.join(root, "online_softmax_cluster.mlir")
+    cluster = cluster_path = os.path.join(root, "online_softmax_cluster.mlir")
     add_kernel("cluster-model", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "model"),
                                           tuning="defaults"))
-    add_kernel("cluster", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
-                                    tuning_databases=False), tune=True)
+    if not args.skip_tune:
+        add_kernel("cluster", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
+                                        tuning_databases=False), tune=True)
+    # The cluster kernel on fewer clusters than fit: with one program per
+    # SM, the rows in flight (and the bytes between a chunk's two reads)
+    # fit in L2 (grid caps count clusters).
+    for cluster, cap, warps, block in args.caps:
+        name = "cluster%d-cap%d-w%d-b%d" % (cluster, cap, warps, block)
+        kernel = tile.load(cluster_path, DTYPE=dtype, CLUSTER=cluster, NUM_WARPS=warps,
+                           BLOCK_SIZE=block, tuning="defaults",
+                           cache_dir=os.path.join(work, "model"))
+        y = torch.empty_like(x)
+        launcher = kernel["persistent:%d" % min(cap, m)]
+        launcher(y, x, *scalars)
+        torch.cuda.synchronize()
+        configs[name] = str(kernel.prepare(y, x, *scalars).config)
+        launches[name] = (lambda launcher=launcher, y=y: launcher(y, x, *scalars), y)
     launches["torch"] = (lambda: torch.softmax(x, dim=1), torch.softmax(x, dim=1))
     y_copy = torch.empty_like(x)
     launches["copy"] = (lambda: y_copy.copy_(x), None)
