@@ -270,8 +270,10 @@ typedef struct tile_prepare_options {
   int32_t tuning;
   /* Warps per program for kernels without tile.num_warps (1 to 32). */
   uint32_t num_warps;
-  /* The grid the tuner launches every configuration on: "X[,Y[,Z]]" or
-   * "persistent[:N]"; null: "persistent". */
+  /* The grid the tuner launches every configuration on, and the cost model
+   * estimates on: "X[,Y[,Z]]" or "persistent[:N]"; null: "persistent". Give
+   * a persistent launch's grid here: a choice of all waves (one program
+   * per row) needs its cap. */
   const char *tune_grid;
   /* The tuner's benchmark of each configuration: warm-up and timed runs
    * (0: 10 and 100). */
@@ -338,7 +340,9 @@ typedef struct tile_function_info {
   int32_t variant;
   int32_t target;
   int32_t device;
-  /* Its meta-parameters as compiled: "BLOCK_SIZE=1024 NUM_WARPS=4 ...". */
+  /* Its meta-parameters as compiled: "BLOCK_SIZE=1024 NUM_WARPS=4 ...",
+   * then the waves its persistent grids launch where the chosen
+   * configuration has more than one: "... waves=all". */
   const char *config;
   /* The CUDA target: threads per block, blocks per cluster, and the
    * compiled kernel's registers per thread, shared memory per block and
@@ -372,7 +376,10 @@ TILE_C_EXPORT tile_status tile_function_get_meta_param(
 /* The grid of a persistent launch (CUDA): as many programs as fit on the
  * GPU at once (SMs x blocks per SM, from the compiled kernel's occupancy),
  * at most `cap` (0: no cap); for a kernel in clusters, every cluster that
- * fits, at most `cap` clusters. */
+ * fits, at most `cap` clusters. Times the waves of the function's chosen
+ * configuration (a tuned choice's or the cost model's "waves=N"; "waves=all":
+ * `cap`, one program or cluster per row, where `cap` is not 0), as the
+ * tuner timed it. */
 TILE_C_EXPORT tile_status tile_function_persistent_grid(
     const tile_function *function, int64_t cap, uint32_t grid[3]);
 

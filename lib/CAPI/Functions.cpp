@@ -96,9 +96,14 @@ tile_status tile_function_persistent_grid(const tile_function *function,
     auto found = grids.find(cap);
     if (found == grids.end()) {
       CudaContextScope scope(*function->cudaDevice);
+      // The waves the tuner timed (all of them need a cap: without one,
+      // one wave).
+      int64_t waves = function->waves.value_or(1);
+      if (waves == GridSpec::kAllWaves && cap == 0)
+        waves = 1;
       llvm::Expected<int64_t> programs =
           getPersistentGrid(*function->cudaDevice, function->loaded->function,
-                            function->blockSize, cap);
+                            function->blockSize, cap, /*note=*/nullptr, waves);
       if (!programs)
         return fail(TILE_ERROR_CUDA, llvm::toString(programs.takeError()));
       found = grids.emplace(cap, *programs).first;

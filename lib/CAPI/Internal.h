@@ -193,6 +193,9 @@ struct tile_function {
   mlir::tile::CudaDevice *cudaDevice = nullptr;
   std::optional<mlir::tile::LoadedKernel> loaded;
   unsigned blockSize = 0;
+  /// The chosen configuration's waves (GridSpec::waves: a tuned choice's or
+  /// the cost model's), which its persistent grids launch; unset: one.
+  std::optional<int64_t> waves;
   /// Persistent grids by their cap.
   std::map<int64_t, int64_t> persistentGrids;
 

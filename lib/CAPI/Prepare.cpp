@@ -83,7 +83,8 @@ static std::string prepareKey(const tile_prepare_options &options,
   os << options.target << "/" << options.device << "/" << options.tuning << "/"
      << options.num_warps << "/" << options.tuning_databases << "/"
      << options.tune_top << "/"
-     << (options.cache_dir ? "=" + std::string(options.cache_dir) : "default");
+     << (options.cache_dir ? "=" + std::string(options.cache_dir) : "default")
+     << "/" << (options.tune_grid ? options.tune_grid : "persistent");
   for (size_t index = 0; index < numArgs; ++index) {
     const tile_arg &arg = args[index];
     os << " " << getBucket(arg);
@@ -273,9 +274,12 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
       return fail(call.toFailure(TILE_ERROR_KERNEL, copy.takeError()));
     variants.push_back(std::move(*copy));
   }
+  // The choice's waves, which the function's persistent grids launch (the
+  // tuner timed it on them).
+  GridSpec chosenGrid = tuning.run.grid;
   llvm::Expected<std::unique_ptr<KernelSource>> chosen = loadTunedKernel(
       std::move(variants), mode == TuningMode::Tune ? dataArgs : shapeArgs,
-      tuning, mode, call.notes());
+      tuning, mode, call.notes(), &chosenGrid);
   if (!chosen)
     return fail(call.toFailure(mode == TuningMode::Tune ? TILE_ERROR_RUN
                                                         : TILE_ERROR_KERNEL,
@@ -297,6 +301,11 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
       function->variant = index;
   function->meta.fill((*chosen)->getParams());
   function->config = function->meta.str();
+  if (chosenGrid.persistent && !tuning.run.grid.waves &&
+      chosenGrid.waves.value_or(1) != 1) {
+    function->waves = chosenGrid.waves;
+    function->config += " waves=" + formatWaves(*function->waves);
+  }
   function->params.fill((*chosen)->getKernel(), kernel.params.names);
   std::string identity =
       std::to_string(options.target) + "/" + std::to_string(options.device) +

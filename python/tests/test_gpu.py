@@ -193,6 +193,34 @@ def test_tune_and_the_tuning_cache(tmp_path):
     example.check(x[:4000, :1000], y[:4000, :1000])
 
 
+def test_a_choice_of_waves_launches_them(tmp_path):
+    # A tuned choice's waves are part of what the tuner timed: "waves all"
+    # (one program per row) must launch the cap, not one wave. The Python
+    # launch used to run one wave whatever the choice said (run 36, issue
+    # 27: tuned and shipped choices of all waves ran 7-10% slower there).
+    k = tile.load(example_file("softmax.mlir"), cache_dir=str(tmp_path / "a"))
+    x = torch.randn(4096, 1024, device="cuda")
+    y = torch.empty_like(x)
+    k.tune("persistent:4096", y, x, 1024, 1024, 4096, 1024, warmup=2, reps=10)
+    exported = str(tmp_path / "tuned.txt")
+    tile.tune_export(exported, cache_dir=str(tmp_path / "a"))
+    text = open(exported).read()
+    assert "\nwaves " in text, text
+    lines = [("waves all" if line.startswith("waves ") else line) for line in text.splitlines()]
+    edited = str(tmp_path / "all.txt")
+    open(edited, "w").write("\n".join(lines) + "\n")
+    tile.tune_import(edited, cache_dir=str(tmp_path / "b"))
+    k = tile.load(example_file("softmax.mlir"), cache_dir=str(tmp_path / "b"))
+    k["persistent:4096"](y, x, 1024, 1024, 4096, 1024)
+    assert "waves=all from the" in k.messages, k.messages
+    example.check(x, y)
+    function = k.prepare(y, x, 1024, 1024, 4096, 1024, grid="persistent:4096")
+    assert function.config.endswith(" waves=all"), function.config
+    assert function.persistent_grid(4096) == (4096, 1, 1)
+    # Without a cap, all waves cannot launch: one wave.
+    assert function.persistent_grid(0)[0] < 4096
+
+
 def test_auto_tuning(tmp_path):
     k = tile.load(example_file("softmax.mlir"), cache_dir=str(tmp_path), tuning="auto")
     x = torch.randn(2048, 512, device="cuda")

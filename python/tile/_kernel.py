@@ -388,6 +388,10 @@ class Kernel:
                     "'persistent[:N]', or tune with Kernel.tune"
                 )
             tune_grid = _grid_text(kind, value)
+        elif target == "cuda" and kind == "persistent":
+            # The launch's cap: the cost model estimates on it, and a choice
+            # of all waves (a program per row) launches it.
+            tune_grid = _grid_text(kind, value)
         function = self._prepare(target, device, c_args, tuning, tune_grid)
         if target == "cpu":
             return self._run_cpu(function, kind, value, args, c_args)
@@ -433,11 +437,19 @@ class Kernel:
 
     # -- the rest of the API -------------------------------------------------
 
-    def prepare(self, *args, target=None):
+    def prepare(self, *args, target=None, grid=None):
         """The Function a launch with `args` runs: its meta-parameters, and
-        on a GPU its compiled kernel's resources (compiling it if need be)."""
+        on a GPU its compiled kernel's resources (compiling it if need be).
+        With grid= ('persistent[:N]'), the launch's grid: the cost model
+        estimates on its cap, and a choice of several waves (config
+        "... waves=all") launches them."""
         target, device, c_args, keep = self._classify(args, target)
-        return self._prepare(target, device, c_args)
+        tune_grid = None
+        if grid is not None and target == "cuda":
+            kind, value = _parse_grid(grid)
+            if kind == "persistent":
+                tune_grid = _grid_text(kind, value)
+        return self._prepare(target, device, c_args, tune_grid=tune_grid)
 
     def tune(self, grid, *args, warmup=None, reps=None, progress=False, top=32):
         """Tunes the kernel's declared meta-parameters for a launch on `grid`
