@@ -291,15 +291,17 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   // every SM's slots held clusters (measured on the H100, 2026-11-24: one
   // cluster per row beats the persistent grid of the same configuration by
   // 5-20% at long rows).
-  // Except a cluster that takes more than half of a GPC's block slots (16
-  // blocks of one per SM): a queued one waits for most of a GPC to drain,
-  // so no more of them run at once than fit (run 38: rows of 524288 halves
-  // ran at 0.74 of the persistent grid's speed one cluster per row, which
-  // the model had ranked 2% ahead).
+  // Except a cluster that takes more than a quarter of a GPC's block slots
+  // (16 blocks of up to three per SM): a queued one waits for a large part
+  // of a GPC to drain, so no more of them run at once than fit. Run 38, one
+  // cluster per row: rows of 524288 halves at 0.74 of the persistent grid's
+  // speed, rows of 262144 halves at 0.88-0.90, where the model had ranked
+  // it 2% ahead (f32 rows of 524288 ran 6% faster one cluster per row: the
+  // rule gives that up).
   bool queued = !grid.persistent || grid.waves.value_or(1) != 1;
   int64_t gpcs = std::max(1, gpu.multiprocessors / kMultiprocessorsPerGpc);
   bool wholeGpc =
-      cluster * 2 > gpu.multiprocessors / gpcs * int64_t(estimate.blocksPerSM);
+      cluster * 4 > gpu.multiprocessors / gpcs * int64_t(estimate.blocksPerSM);
   double slots = static_cast<double>(
       cluster > 1 && (!queued || wholeGpc)
           ? gpu.getClustersThatFit(cluster, estimate.blocksPerSM) * cluster
