@@ -183,7 +183,7 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
         launcher(y, x, *scalars)
         torch.cuda.synchronize()
         messages = kernel.messages
-        function = kernel.prepare(y, x, *scalars)
+        function = kernel.prepare(y, x, *scalars, grid=grid)
         configs[name] = "%s: %s" % (os.path.basename(paths[function.variant]), function.config)
         sources[name] = [line for line in messages.splitlines()
                          if line.startswith(("tuned", "model", "fitted"))][:2]

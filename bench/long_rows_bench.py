@@ -86,7 +86,7 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
         launcher = kernel[grid]
         launcher(y, x, *scalars)
         torch.cuda.synchronize()
-        configs[name] = str(kernel.prepare(y, x, *scalars).config)
+        configs[name] = str(kernel.prepare(y, x, *scalars, grid=grid).config)
         launches[name] = (lambda: launcher(y, x, *scalars), y)
 
     y_ops = tile.ops.softmax(x)
@@ -108,10 +108,11 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
                            BLOCK_SIZE=block, tuning="defaults",
                            cache_dir=os.path.join(work, "model"))
         y = torch.empty_like(x)
-        launcher = kernel["persistent:%d" % min(cap, m)]
+        capped = "persistent:%d" % min(cap, m)
+        launcher = kernel[capped]
         launcher(y, x, *scalars)
         torch.cuda.synchronize()
-        configs[name] = str(kernel.prepare(y, x, *scalars).config)
+        configs[name] = str(kernel.prepare(y, x, *scalars, grid=capped).config)
         launches[name] = (lambda launcher=launcher, y=y: launcher(y, x, *scalars), y)
     launches["torch"] = (lambda: torch.softmax(x, dim=1), torch.softmax(x, dim=1))
     y_copy = torch.empty_like(x)
