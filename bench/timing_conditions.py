@@ -20,17 +20,26 @@ L2 flushed (a write of twice its size) before every timed launch:
              triton.testing.do_bench's condition, a configuration timed in
              steady state.
 
-Prints one JSON record per shape: each condition's median ms per slot.
+Prints one JSON record per shape: each condition's median ms per slot,
+and each slot's configuration as its launch runs it (the waves included).
+A slot whose waves are "all" launches one cluster (or program) per row;
+the others take the persistent grid's waves from the cost model (one,
+before Python passed a launch's cap to the choice).
 
-  python3 bench/timing_conditions.py
+  python3 bench/timing_conditions.py [--cases run37a|run37b]
+
+run37a: run 36's tuned, untuned, database and exhaustive choices at seven
+shapes; run37b (the default): run 36's tuned choices at 1024 x 50000 and
+1024 x 100000 on all waves and on the persistent grid.
 """
+import argparse
 import json
 import os
 import statistics
 import sys
 
 SLEEP_CYCLES = 100000
-CASES = [
+RUN37B = [
     # Run 36's tuned launches took waves=all from the tuning cache (a
     # program per row, clusters x rows): the same configurations on all
     # waves and on the persistent grid.
@@ -44,7 +53,7 @@ CASES = [
         "tuned-1": ("softmax_cluster", "CLUSTER=8 BLOCK_SIZE=16384 NUM_STAGES=1 NUM_WARPS=4 MIN_BLOCKS_PER_SM=3"),
         "exhaustive": ("softmax_cluster", "CLUSTER=16 BLOCK_SIZE=8192 NUM_STAGES=2 NUM_WARPS=4 MIN_BLOCKS_PER_SM=2")}),
 ]
-CASES_RUN37A = [
+RUN37A = [
     # dtype, M, N, {slot: (file, defines)}
     ("f32", 1024, 50000, {
         "tuned": ("softmax_cluster", "CLUSTER=8 BLOCK_SIZE=8192 NUM_STAGES=1 NUM_WARPS=4 MIN_BLOCKS_PER_SM=3"),
@@ -76,6 +85,9 @@ CASES_RUN37A = [
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", choices=("run37a", "run37b"), default="run37b")
+    cases = RUN37A if parser.parse_args().cases == "run37a" else RUN37B
     import torch
     import tile
     root = os.environ.get("TILE_KERNELS_DIR") or os.path.join(
@@ -83,13 +95,13 @@ def main():
     tdtypes = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
     props = torch.cuda.get_device_properties(0)
     flush = torch.empty(2 * props.L2_cache_size // 4, dtype=torch.int32, device="cuda")
-    for dtype, m, n, slots in CASES:
+    for dtype, m, n, slots in cases:
         torch.manual_seed(0)
         x = torch.rand(m, n, device="cuda").mul_(2).sub_(1).to(tdtypes[dtype])
         scalars = (x.stride(0), x.stride(0), m, n)
         grid = "persistent:%d" % m
         shared = torch.empty_like(x)
-        launchers = {}
+        launchers, configs = {}, {}
         for name, (file, defines, *waves) in slots.items():
             params = dict(d.split("=") for d in defines.split())
             params = {k: int(v) for k, v in params.items()}
@@ -99,6 +111,8 @@ def main():
             g = m * params.get("CLUSTER", 1) if waves == ["all"] else grid
             launchers[name] = kernel[g]
             launchers[name + "'"] = kernel[g]
+            configs[name] = "%s: %s" % (file, kernel.prepare(
+                shared, x, *scalars, grid=g if isinstance(g, str) else None).config)
         outputs = {name: torch.empty_like(x) for name in launchers}
         outputs["copy"] = torch.empty_like(x)
         names = list(launchers) + ["copy"]
@@ -113,7 +127,7 @@ def main():
             launch(name, outputs[name])
         torch.cuda.synchronize()
         record = {"dtype": dtype, "m": m, "n": n,
-                  "configs": {k: " ".join(v) for k, v in slots.items()}}
+                  "configs": configs}
         rounds = 60 if m * n * x.element_size() > 64 << 20 else 200
         for condition in ("separate", "shared", "blocks"):
             events = {name: [] for name in names}
