@@ -13,7 +13,9 @@
 #             examples/*.mlir, written there by `git show COMMIT:FILE`, and
 #             carried with the bundle) and then the current ones
 #   kernels   bench/kernels_bench.py (tile, eager, torch.compile) at
-#             $KERNEL_SHAPES / $KERNELS
+#             $KERNEL_SHAPES / $KERNELS / $KERNEL_DTYPES (with
+#             KERNELS_TUNE=1, tuned too, the tunes exported to
+#             kernels-tuned.txt)
 #   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch)
 #   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
 #   ncu       Nsight Compute on tile.ops kernels ($NCU_CASES)
@@ -68,7 +70,8 @@ for step in "$@"; do
     echo "old-new done" ;;
   kernels)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py ${KERNELS_GRAPH:+--graph} \
-      ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} > $o/kernels.jsonl 2> $o/kernels.err
+      ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} ${KERNEL_DTYPES:+--dtypes $KERNEL_DTYPES} \
+      ${KERNELS_TUNE:+--tune --export $o/kernels-tuned.txt} > $o/kernels.jsonl 2> $o/kernels.err
     echo "kernels done" ;;
   ops-tests)
     timeout ${OPS_TESTS_SECONDS:-200} python3 -m pytest -q -p no:cacheprovider -rs python/tests/test_ops_gpu.py \

@@ -19,15 +19,24 @@ Beside them, unless --tile-only, a copy of the same bytes (half read, half
 written: `torch.Tensor.copy_` between two buffers of bytes / 2), timed the
 same way: the floor for those bytes at that size, where the 2950 GB/s of
 a large copy is the floor of the GPU. One JSON object per line.
+
+With --tune, each case is then tuned (tile.ops' kernels loaded with
+tuning="auto": the first launch of a shape bucket runs the tuner, which
+stores its choice in the tuning cache) and timed again as "tile_tuned";
+--export FILE then writes the tuning cache as a tuning database. Each
+record names the configurations the launches chose ("choices": the
+kernels' messages).
 """
 import argparse
 import json
 import os
 import sys
+import time
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import tile  # noqa: E402
 import tile.ops as ops  # noqa: E402
 from tile.testing import bench  # noqa: E402
 
@@ -114,6 +123,29 @@ def copy_case(nbytes):
     return lambda: dst.copy_(src)
 
 
+def choices():
+    """The configurations the kernels loaded so far chose at their last
+    first launch (their "tuned:", "model:" or "fitted:" notes)."""
+    notes = []
+    for kernel in ops._loaded.values():
+        for line in (kernel.messages or "").splitlines():
+            if line.startswith(("tuned:", "model:", "fitted:", "tune:")):
+                notes.append(line[:300])
+    return notes
+
+
+def tile_fn_tuned(fn):
+    """fn, run with tile.ops' kernels loaded with tuning="auto" (the
+    tuning cache's choice, which --tune has just stored)."""
+    def run():
+        ops._TUNING = "auto"
+        try:
+            return fn()
+        finally:
+            ops._TUNING = "cache"
+    return run
+
+
 def first(v):
     return v[0] if isinstance(v, tuple) else v
 
@@ -132,6 +164,10 @@ def main():
                         "and so on their partial buffers' rows (default: "
                         "tile.ops')")
     parser.add_argument("--kernels", default=KERNELS)
+    parser.add_argument("--tune", action="store_true",
+                        help="also tune each case and time it as tile_tuned")
+    parser.add_argument("--export", default="",
+                        help="with --tune: write the tuning cache as a tuning database")
     args = parser.parse_args()
     props = torch.cuda.get_device_properties(0)
     if args.partial_rows:
@@ -149,6 +185,8 @@ def main():
                     torch.manual_seed(0)
                     nbytes, math, tile_fn = cases(kernel, m, n, dtype)
                     record["bytes"] = nbytes
+                    for kernel_object in ops._loaded.values():
+                        kernel_object._messages = ""
                     ref = first(math())
                     got = first(tile_fn())
                     scale = ref.float().abs().amax().clamp_min(1e-30)
@@ -157,15 +195,31 @@ def main():
                     if not args.tile_only:
                         impls += [("eager", math), ("torch.compile", torch.compile(math)),
                                   ("copy", copy_case(nbytes))]
+                    record["choices"] = {"tile": choices()}
+                    if args.tune:
+                        ops._TUNING = "auto"
+                        try:
+                            start = time.time()
+                            tuned = first(tile_fn())
+                            record["tune_s"] = round(time.time() - start, 2)
+                            record["choices"]["tile_tuned"] = choices()
+                        finally:
+                            ops._TUNING = "cache"
+                        record["max_error_tuned"] = (
+                            (tuned.float() - ref.float()).abs().max() / scale).item()
+                        impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
                     for impl, fn in impls:
                         ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                         record[impl + "_ms"] = ms
                         record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
                     record["ok"] = True
                 except Exception as error:  # out of memory, a bound, ...
-                    record.update(ok=False, reason=str(error).splitlines()[0][:300])
+                    record.update(ok=False, reason=" | ".join(str(error).splitlines())[:2000])
                 print(json.dumps(record), flush=True)
                 torch.cuda.empty_cache()
+    if args.tune and args.export:
+        print(json.dumps({"kind": "export", "report": tile.tune_export(args.export)}),
+              flush=True)
 
 
 if __name__ == "__main__":

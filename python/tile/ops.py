@@ -54,6 +54,11 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 # set, caps the programs instead.
 _PARTIAL_PROGRAMS_PER_SM = 2
 _MAX_PARTIAL_ROWS = 0
+# How the kernels' launches choose a configuration: tile.load's tuning=
+# ("cache": a stored choice, else the shipped database's, else the cost
+# model's; "auto": tune a launch with no stored choice first, as
+# bench/kernels_bench.py --tune does).
+_TUNING = "cache"
 
 
 def _kernels_dir():
@@ -72,13 +77,13 @@ _loaded = {}
 def _kernel(names, dtype):
     """The kernel files `names` (variants of one launch) for `dtype`, loaded
     once."""
-    key = (names, str(dtype))
+    key = (names, str(dtype), _TUNING)
     kernel = _loaded.get(key)
     if kernel is None:
         directory = _kernels_dir()
         kernel = _loaded[key] = load(
             *[os.path.join(directory, name + ".mlir") for name in names],
-            DTYPE=dtype)
+            DTYPE=dtype, tuning=_TUNING)
     return kernel
 
 
