@@ -1,13 +1,21 @@
 // Cross-entropy, forward, first stage of the split path: for rows too few
 // to fill the GPU and long (64 rows of 2^20 classes: one program per row
-// would leave half the SMs idle and the others latency-bound), each row's
-// chunks are shared by the Q programs along y of a grid (P, Q): program
-// (p, q) takes chunks q, q + Q, ... of rows p, p + P, ... and writes, for
-// its part of the row, three f32 partials at [row, q] of [M, Q] buffers:
+// would leave half the SMs idle and the others latency-bound), each row is
+// shared by the Q programs along y of a grid (P, Q): program (p, q) takes
+// span q of rows p, p + P, ..., the columns [q S, (q + 1) S) with S =
+// ceil(N / Q) rounded up to a multiple of 64 (so each span starts 16-byte
+// aligned), walked BLOCK_SIZE at a time, and writes, for its span, three
+// f32 partials at [row, q] of [M, Q] buffers:
 //
 //   part_max[row, q] = max of its x (-inf where it saw none),
 //   part_sum[row, q] = sum of exp(x - part_max) (0 where part_max is -inf),
 //   part_xs[row, q]  = sum of its x (for label smoothing's mean).
+//
+// The spans do not depend on BLOCK_SIZE or the other meta-parameters, so
+// every configuration writes the same partials (up to the order of its
+// sums): the tuner compares each candidate's with one reference. (Chunks
+// q, q + Q, ... of BLOCK_SIZE columns, as this kernel first took them,
+// made each configuration's partials its own.)
 //
 // cross_entropy_combine.mlir then merges each row's Q partials into lse
 // and the loss. Each logit is read once, as in cross_entropy.mlir, whose
@@ -39,9 +47,22 @@ tile.func @cross_entropy_partial(
   %row_step = tile.num_programs x : i32
   %split = tile.program_id y : i32
   %n_splits = tile.num_programs y : i32
-  %n_chunks = arith.ceildivsi %n_cols, %block : i32
+  // The span: S = ceil(ceil(N / Q) / 64) * 64 columns from q * S, ending
+  // at min((q + 1) * S, N) (a span past the row's end is empty).
+  %per_split = arith.ceildivsi %n_cols, %n_splits : i32
+  %c64 = arith.constant 64 : i32
+  %span_units = arith.ceildivsi %per_split, %c64 : i32
+  %span = arith.muli %span_units, %c64 : i32
+  %span_start = arith.muli %split, %span : i32
+  %span_stop = arith.addi %span_start, %span : i32
+  %span_end = arith.minsi %span_stop, %n_cols : i32
+  %span_cols = arith.subi %span_end, %span_start : i32
+  %c0 = arith.constant 0 : i32
+  %span_len = arith.maxsi %span_cols, %c0 : i32
+  %n_chunks = arith.ceildivsi %span_len, %block : i32
+  %c1 = arith.constant 1 : i32
   %cols = tile.range 0, ${BLOCK_SIZE} : tensor<${BLOCK_SIZE}xi32>
-  %n_cols_tile = tile.splat %n_cols : i32 -> tensor<${BLOCK_SIZE}xi32>
+  %end_tile = tile.splat %span_end : i32 -> tensor<${BLOCK_SIZE}xi32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<${BLOCK_SIZE}xf32>
   %neg_inf_in = tile.cast %neg_inf
       : tensor<${BLOCK_SIZE}xf32> to tensor<${BLOCK_SIZE}x${DTYPE}>
@@ -55,13 +76,14 @@ tile.func @cross_entropy_partial(
     %x_rows = tile.splat %x_row
         : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
 
-    %m, %s, %xs = scf.for %i = %split to %n_chunks step %n_splits
+    %m, %s, %xs = scf.for %i = %c0 to %n_chunks step %c1
         iter_args(%m_i = %neg_inf_1, %s_i = %zeros, %xs_i = %zeros)
         -> (f32, tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>) : i32 {
-      %start = arith.muli %i, %block : i32
+      %offset = arith.muli %i, %block : i32
+      %start = arith.addi %span_start, %offset : i32
       %start_tile = tile.splat %start : i32 -> tensor<${BLOCK_SIZE}xi32>
       %idx = arith.addi %cols, %start_tile : tensor<${BLOCK_SIZE}xi32>
-      %mask = arith.cmpi slt, %idx, %n_cols_tile : tensor<${BLOCK_SIZE}xi32>
+      %mask = arith.cmpi slt, %idx, %end_tile : tensor<${BLOCK_SIZE}xi32>
       %ptrs = tile.addptr %x_rows, %idx
           : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>, tensor<${BLOCK_SIZE}xi32>
       %x_in = tile.load %ptrs, %mask, %neg_inf_in

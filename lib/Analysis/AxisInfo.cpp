@@ -101,6 +101,7 @@ private:
   std::optional<AxisInfo> visitCmp();
   std::optional<AxisInfo> visitSelect();
   std::optional<AxisInfo> visitLogic();
+  std::optional<AxisInfo> visitMinMax();
 
   Operation *op;
   ArrayRef<AxisInfo> operands;
@@ -268,6 +269,20 @@ std::optional<AxisInfo> Transfer::visitLogic() {
                   SmallVector<int64_t>(rank(), 1), constancy);
 }
 
+/// min and max take one of their operands element by element: a multiple
+/// of what both are multiples of, constant where both are. Runs are lost
+/// (min(x, n) stops counting where x reaches n).
+std::optional<AxisInfo> Transfer::visitMinMax() {
+  const AxisInfo &a = in(0), &b = in(1);
+  SmallVector<int64_t> divisibility, constancy;
+  for (int64_t d = 0; d < rank(); ++d) {
+    divisibility.push_back(
+        std::gcd(a.getDivisibility(d), b.getDivisibility(d)));
+    constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  }
+  return AxisInfo(SmallVector<int64_t>(rank(), 1), divisibility, constancy);
+}
+
 std::optional<AxisInfo> Transfer::visit() {
   return llvm::TypeSwitch<Operation *, std::optional<AxisInfo>>(op)
       .Case([&](arith::ConstantOp constant) { return visitConstant(constant); })
@@ -328,6 +343,8 @@ std::optional<AxisInfo> Transfer::visit() {
       .Case([&](arith::CmpIOp) { return visitCmp(); })
       .Case([&](arith::SelectOp) { return visitSelect(); })
       .Case<arith::AndIOp, arith::OrIOp>([&](auto) { return visitLogic(); })
+      .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
+          [&](auto) { return visitMinMax(); })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
             tilegpu::ConvertLayoutOp>(
           [&](auto) -> std::optional<AxisInfo> { return in(0); })

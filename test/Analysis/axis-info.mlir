@@ -127,3 +127,29 @@ tile.func @wrapping_i64() {
   %negated = arith.subi %zero, %min : tensor<2xi64>
   tile.return
 }
+
+// -----
+
+// min and max: a multiple of what both operands are multiples of, constant
+// where both are, and no run (cross_entropy_partial.mlir's span end,
+// min(q * S, N) with S a multiple of 64, kept its loads 16 bytes wide only
+// once min was known here).
+tile.func @min_max(%n: i32 {tile.divisibility = 16 : i64}, %q: i32, %m: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant = 64}}
+  %c64 = arith.constant 64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1]}}
+  %s = arith.muli %q, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %end = arith.minsi %s, %n : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %loose = arith.maxsi %end, %m : i32
+  // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.range 0, 1024 : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+  %ends = tile.splat %end : i32 -> tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %clamped = arith.minui %r, %ends : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %mask = arith.cmpi slt, %r, %ends : tensor<1024xi32>
+  tile.return
+}
