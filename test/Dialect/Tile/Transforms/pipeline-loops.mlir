@@ -84,6 +84,39 @@ tile.func @not_asked(%p: !tile.ptr<f32>, %n: i32) {
 
 // -----
 
+// A load of the same tile every iteration (a norm's weight, loaded with
+// each row) stays where it is: carried ahead it would hold a second copy
+// in registers. The row's load, which reads the induction variable, is
+// carried.
+// CHECK-LABEL: tile.func @invariant
+// CHECK: %[[FIRST:.*]] = tile.load
+// CHECK: scf.for {{.*}} iter_args(%[[CUR:.*]] = %[[FIRST]]) -> (tensor<64xf32>)
+// CHECK: %[[NEXT:.*]] = tile.load
+// CHECK: %[[W:.*]] = tile.load %[[WPTRS:.*]] : tensor<64x!tile.ptr<f32>>
+// CHECK: arith.mulf %[[CUR]], %[[W]]
+// CHECK: scf.yield %[[NEXT]] : tensor<64xf32>
+tile.func @invariant(%p: !tile.ptr<f32>, %w: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %r = tile.range 0, 64 : tensor<64xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %off = arith.muli %i, %c64 : i32
+    %row = tile.addptr %p, %off : !tile.ptr<f32>, i32
+    %rows = tile.splat %row : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %x = tile.load %ptrs : tensor<64x!tile.ptr<f32>>
+    %ws = tile.splat %w : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+    %wptrs = tile.addptr %ws, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %wv = tile.load %wptrs : tensor<64x!tile.ptr<f32>>
+    %y = arith.mulf %x, %wv : tensor<64xf32>
+    tile.store %ptrs, %y : tensor<64x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}
+
+// -----
+
 // A load whose address depends on a loop-carried value, or on another load,
 // cannot be issued an iteration early.
 // CHECK-LABEL: tile.func @carried

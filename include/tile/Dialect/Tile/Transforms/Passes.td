@@ -48,8 +48,9 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     `tile.num_stages = N` (N >= 2), the counterpart of Triton's
     `tl.range(..., num_stages=N)`. Every `tile.load` of a tile in the loop
     body whose pointers, mask and `other` depend only on the induction
-    variable and on values from outside the loop is issued one iteration
-    ahead: the loop loads the first iteration's tile before it starts, and
+    variable and on values from outside the loop (and on the induction
+    variable: a load of the same tile every iteration is left where it is)
+    is issued one iteration ahead: the loop loads the first iteration's tile before it starts, and
     each iteration first loads the next iteration's tile (masked off past
     the end of the loop) and carries it to the next iteration. The load's
     latency then overlaps the current iteration's computation.
