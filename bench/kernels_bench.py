@@ -197,17 +197,21 @@ def main():
                                   ("copy", copy_case(nbytes))]
                     record["choices"] = {"tile": choices()}
                     if args.tune:
+                        # A tune that fails is recorded, whole, and the
+                        # other launches are still timed.
                         ops._TUNING = "auto"
                         try:
                             start = time.time()
                             tuned = first(tile_fn())
                             record["tune_s"] = round(time.time() - start, 2)
                             record["choices"]["tile_tuned"] = choices()
+                            record["max_error_tuned"] = (
+                                (tuned.float() - ref.float()).abs().max() / scale).item()
+                            impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
+                        except Exception as error:  # noqa: BLE001 - recorded
+                            record["tune_error"] = str(error)[:20000]
                         finally:
                             ops._TUNING = "cache"
-                        record["max_error_tuned"] = (
-                            (tuned.float() - ref.float()).abs().max() / scale).item()
-                        impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
                     for impl, fn in impls:
                         ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                         record[impl + "_ms"] = ms
