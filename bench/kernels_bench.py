@@ -28,6 +28,7 @@ record names the configurations the launches chose ("choices": the
 kernels' messages).
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -134,15 +135,23 @@ def choices():
     return notes
 
 
+@contextlib.contextmanager
+def tuning_auto():
+    """tile.ops' kernels loaded with tuning="auto" inside (a launch with no
+    stored choice is tuned first), "cache" again after."""
+    ops._TUNING = "auto"
+    try:
+        yield
+    finally:
+        ops._TUNING = "cache"
+
+
 def tile_fn_tuned(fn):
-    """fn, run with tile.ops' kernels loaded with tuning="auto" (the
-    tuning cache's choice, which --tune has just stored)."""
+    """fn, run with the tuning cache's choice, which --tune has just
+    stored."""
     def run():
-        ops._TUNING = "auto"
-        try:
+        with tuning_auto():
             return fn()
-        finally:
-            ops._TUNING = "cache"
     return run
 
 
@@ -199,10 +208,10 @@ def main():
                     if args.tune:
                         # A tune that fails is recorded, whole, and the
                         # other launches are still timed.
-                        ops._TUNING = "auto"
                         try:
                             start = time.time()
-                            tuned = first(tile_fn())
+                            with tuning_auto():
+                                tuned = first(tile_fn())
                             record["tune_s"] = round(time.time() - start, 2)
                             record["choices"]["tile_tuned"] = choices()
                             record["max_error_tuned"] = (
@@ -210,8 +219,6 @@ def main():
                             impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
                         except Exception as error:  # noqa: BLE001 - recorded
                             record["tune_error"] = str(error)[:20000]
-                        finally:
-                            ops._TUNING = "cache"
                     for impl, fn in impls:
                         ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                         record[impl + "_ms"] = ms
