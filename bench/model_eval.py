@@ -126,18 +126,12 @@ def estimates(tool, dtype, m, n):
         if match:
             us = float(match.group(4)) if match.group(4) else math.inf
             # As isRankedBefore (CostModel.h) orders equal estimates: more
-            # blocks per SM guaranteed by MIN_BLOCKS_PER_SM first, where
-            # the estimate leaves a quarter of their register budget spare.
+            # blocks per SM guaranteed by MIN_BLOCKS_PER_SM first.
             asked = re.search(r"MIN_BLOCKS_PER_SM=(\d+)", match.group(2))
             fits = re.search(r"(\d+) per SM", line)
             regs = re.search(r"(\d+) regs, (\d+) threads", line)
             guaranteed = min(int(asked.group(1)) if asked else 1,
                              int(fits.group(1)) if fits else 1)
-            if regs:
-                budget = min(255, 65536 // (int(regs.group(2)) *
-                                            (int(asked.group(1)) if asked else 1)))
-                if int(regs.group(1)) * 4 > budget * 3:
-                    guaranteed = 1
             # Then more threads resident per SM (132: the H100's SMs, on
             # which every run read here was timed).
             programs = re.search(r"(\d+) programs\)", line)

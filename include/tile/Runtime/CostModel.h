@@ -147,11 +147,10 @@ struct LaunchEstimate {
   /// Registers per thread (the estimate, with the reserve), threads per
   /// program, programs per SM, programs.
   unsigned registers = 0, threads = 0, blocksPerSM = 0;
-  /// Of blocksPerSM, those the kernel's tile.min_blocks_per_sm guarantees
-  /// with room to spare (a quarter of the budget; else 1): ptxas holds a
-  /// kernel to the registers that many blocks leave each thread, but may
-  /// give one that asks for fewer blocks more registers than the estimate
-  /// counts, and so fewer blocks per SM.
+  /// Of blocksPerSM, those the kernel's tile.min_blocks_per_sm guarantees:
+  /// ptxas holds a kernel to the registers that many blocks leave each
+  /// thread, but may give one that asks for fewer blocks more registers
+  /// than the estimate counts, and so fewer blocks per SM.
   unsigned guaranteedBlocksPerSM = 1;
   /// The threads an active SM holds at once (its programs at once times
   /// their threads).

@@ -33,6 +33,10 @@ namespace mlir::tilegpu {
 struct LoweringInfo {
   /// Elements that one access of each tile.load/tile.store moves.
   DenseMap<Operation *, int64_t> accessWidth;
+  /// Of each tile.load/tile.store whose pointers run consecutively along a
+  /// whole dimension (the axis analysis's contiguity), that dimension: a
+  /// thread's addresses along it differ from one another by constants.
+  DenseMap<Operation *, int64_t> contiguousDim;
   /// Byte offset of each operation's shared-memory scratch. Each operation
   /// has its own, so only its own next execution can overwrite it.
   DenseMap<Operation *, int64_t> sharedOffset;

@@ -344,6 +344,10 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     int dim = bits.reg.front().dim;
     info.accessWidth[op] = std::min(axisInfo.getAccessWidth(ptr, mask, dim),
                                     bits.getContiguousRegisters(dim));
+    tile::AxisInfo facts = axisInfo.get(ptr);
+    if (!facts.isUninitialized() && facts.getRank() == type.getRank() &&
+        facts.getContiguity(dim) >= type.getDimSize(dim))
+      info.contiguousDim[op] = dim;
   };
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<tile::LoadOp>(op))
