@@ -29,6 +29,9 @@
 #             --export $I27_EXPORT, into /tmp/o/$I27_NAME.jsonl (default
 #             interleaved); the caches stay in $I27_WORK (default
 #             /tmp/tile-i27) for the next call
+#   sweep-parallel
+#             interleaved for each dtype at once on GPUs of its own (and,
+#             with SWEEP_SUITE=1, the suite and compare-compilers beside)
 #   long-rows bench/long_rows_bench.py (softmax on rows of 2^20: the
 #             split path, online_softmax, online_softmax_cluster, torch,
 #             copy) at $LONG_SHAPES / $LONG_DTYPES
@@ -118,6 +121,32 @@ for step in "$@"; do
       --seconds ${I27_START_BEFORE:-480} --work ${I27_WORK:-/tmp/tile-i27} \
       --out $o/${I27_NAME:-interleaved}.jsonl > $o/${I27_NAME:-interleaved}.log 2>&1
     echo "interleaved rc=$?" ;;
+  sweep-parallel)
+    # The interleaved step for each of $I27_DTYPES at once, the i-th on GPU
+    # i of a machine of several (each GPU timing only its own launches), with
+    # --exhaust $I27_EXHAUST_<dtype>, into /tmp/o/$I27_NAME-<dtype>.jsonl
+    # and its tunes exported to /tmp/o/$I27_NAME-<dtype>-tuned.txt; with
+    # SWEEP_SUITE=1, the suite and bench/compare-compilers.sh (OLD_BUNDLE
+    # against the bundle) on the next GPU meanwhile.
+    gpu=0
+    for dt in ${I27_DTYPES//,/ }; do
+      exhaust_var=I27_EXHAUST_$dt
+      CUDA_VISIBLE_DEVICES=$gpu TILE_BUNDLE_SRC=$PWD/dist/tile-gpu/src timeout ${I27_SECONDS:-560} \
+        python3 bench/issue27_interleaved.py --dtypes $dt ${!exhaust_var:+--exhaust ${!exhaust_var}} \
+        --export $o/${I27_NAME:-sweep}-$dt-tuned.txt --seconds ${I27_START_BEFORE:-480} \
+        --work /tmp/tile-i27-$dt --out $o/${I27_NAME:-sweep}-$dt.jsonl > $o/${I27_NAME:-sweep}-$dt.log 2>&1 &
+      gpu=$((gpu + 1))
+    done
+    if [ -n "${SWEEP_SUITE:-}" ]; then
+      ( export CUDA_VISIBLE_DEVICES=$gpu
+        OUT=$o/suite TILE_DIFFTEST_COUNT=300 TILE_DIFFTEST_SANITIZE=20 \
+          timeout 420 bash dist/tile-gpu/run-gpu-tests.sh tests sanitizer difftest > $o/suite-stdout.log 2>&1
+        echo "suite rc=$?" >> $o/suite-stdout.log
+        [ -n "${OLD_BUNDLE:-}" ] && timeout 120 bash bench/compare-compilers.sh $OLD_BUNDLE dist/tile-gpu \
+          dist/tile-gpu/src/examples 3 > $o/compare-compilers.log 2>&1 ) &
+    fi
+    wait
+    echo "sweep-parallel done" ;;
   i27-*)
     OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1
     echo "$step rc=$?" ;;
