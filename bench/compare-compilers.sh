@@ -7,7 +7,9 @@
 #   bench/compare-compilers.sh OLD_BUNDLE NEW_BUNDLE EXAMPLES [ROUNDS]
 #
 # Prints every bench line, then per launch and compiler the median of the
-# rounds' medians and the ratio NEW / OLD of the times. The launches: the
+# rounds' medians and the ratio NEW / OLD of the times. The first round
+# checks each launch's results against the interpreter (a sample of its
+# programs, within --check-seconds), the others only time. The launches: the
 # cluster softmax at rows of 100000 f16 held to 2 and to 3 blocks per SM
 # (waves 1 and all), the whole-row softmax at 4096 x 8192 f32, and
 # LayerNorm at 4096 x 8192 bf16.
@@ -40,9 +42,11 @@ for round in $(seq "$rounds"); do
   for label in $(printf '%s\n' "${!cases[@]}" | sort); do
     read -r -a args <<< "${cases[$label]}"
     file="$examples/${args[0]}"
+    check=()
+    [ "$round" = 1 ] && check=(--check --check-seconds=5)
     for name in old new; do
       TILE_CACHE_DIR="$work/$name/cache" timeout 120 "$work/$name/tile-run" "$file" \
-        --target=cuda "${args[@]:1}" --check --bench > "$work/$name/last.log" 2>&1 ||
+        --target=cuda "${args[@]:1}" "${check[@]}" --bench > "$work/$name/last.log" 2>&1 ||
         { status=1; cat "$work/$name/last.log"; }
       line=$(grep '^bench:' "$work/$name/last.log")
       echo "round $round $label $name: $line"
