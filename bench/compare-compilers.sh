@@ -18,13 +18,11 @@ set -f
 old="$1" new="$2" examples="$3" rounds="${4:-3}"
 work="${TILE_GPU_WORK:-/tmp/tile-compare-compilers}"
 mkdir -p "$work"
+declare -A runs
 for name in old new; do
   bundle="${!name}"
-  mkdir -p "$work/$name"
-  python3 -c 'import lzma, shutil, sys
-with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
-    shutil.copyfileobj(src, dst)' "$bundle/bin/tile-run.xz" "$work/$name/tile-run" || exit 1
-  chmod +x "$work/$name/tile-run"
+  runs[$name]="$(TILE_BUNDLE="$bundle" TILE_GPU_WORK="$work/$name" \
+    bash "$(dirname "$0")/unpack-tile-run.sh")" || exit 1
   echo "== $name: $bundle: $(sed -n 2p "$bundle/MANIFEST")"
 done
 cluster=(softmax_cluster.mlir -D DTYPE=f16 -D CLUSTER=8 -D BLOCK_SIZE=16384 -D NUM_STAGES=2
@@ -45,7 +43,7 @@ for round in $(seq "$rounds"); do
     check=()
     [ "$round" = 1 ] && check=(--check --check-seconds=5)
     for name in old new; do
-      TILE_CACHE_DIR="$work/$name/cache" timeout 120 "$work/$name/tile-run" "$file" \
+      TILE_CACHE_DIR="$work/$name/cache" timeout 120 "${runs[$name]}" "$file" \
         --target=cuda "${args[@]:1}" "${check[@]}" --bench > "$work/$name/last.log" 2>&1 ||
         { status=1; cat "$work/$name/last.log"; }
       line=$(grep '^bench:' "$work/$name/last.log")
