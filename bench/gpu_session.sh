@@ -16,7 +16,8 @@
 #             $KERNEL_SHAPES / $KERNELS / $KERNEL_DTYPES (with
 #             KERNELS_TUNE=1, tuned too, the tunes exported to
 #             kernels-tuned.txt)
-#   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch)
+#   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch;
+#             OPS_TESTS_K selects tests as pytest -k does)
 #   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
 #   ncu       Nsight Compute on tile.ops kernels ($NCU_CASES)
 #   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
@@ -41,6 +42,8 @@
 #             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
 #             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
 #             beside it on each with MATMUL_BASELINE)
+#   (kernels-old-new also takes OLDNEW_SHAPES, and OLDNEW_TUNE=1 to tune
+#   each case as well, so that both kernels are timed at their own best)
 set -uo pipefail
 o=/tmp/o
 mkdir -p $o /tmp/lib
@@ -67,9 +70,11 @@ for step in "$@"; do
     echo "tests rc=$?" ;;
   kernels-old-new)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/old-examples timeout ${OLDNEW_SECONDS:-110} python3 bench/kernels_bench.py --tile-only --dtypes ${OLDNEW_DTYPES:-bf16} \
-      ${KERNELS:+--kernels $KERNELS} > $o/kernels-old.jsonl 2> $o/kernels-old.err
+      ${KERNELS:+--kernels $KERNELS} ${OLDNEW_SHAPES:+--shapes $OLDNEW_SHAPES} ${OLDNEW_TUNE:+--tune} \
+      > $o/kernels-old.jsonl 2> $o/kernels-old.err
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${OLDNEW_SECONDS:-110} python3 bench/kernels_bench.py --tile-only --dtypes ${OLDNEW_DTYPES:-bf16} \
-      ${KERNELS:+--kernels $KERNELS} > $o/kernels-new.jsonl 2> $o/kernels-new.err
+      ${KERNELS:+--kernels $KERNELS} ${OLDNEW_SHAPES:+--shapes $OLDNEW_SHAPES} ${OLDNEW_TUNE:+--tune} \
+      > $o/kernels-new.jsonl 2> $o/kernels-new.err
     echo "old-new done" ;;
   kernels)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py ${KERNELS_GRAPH:+--graph} \
@@ -77,7 +82,7 @@ for step in "$@"; do
       ${KERNELS_TUNE:+--tune --export $o/kernels-tuned.txt} > $o/kernels.jsonl 2> $o/kernels.err
     echo "kernels done" ;;
   ops-tests)
-    timeout ${OPS_TESTS_SECONDS:-200} python3 -m pytest -q -p no:cacheprovider -rs python/tests/test_ops_gpu.py \
+    timeout ${OPS_TESTS_SECONDS:-200} python3 -m pytest -q -p no:cacheprovider -rs python/tests/test_ops_gpu.py ${OPS_TESTS_K:+-k "$OPS_TESTS_K"} \
       > $o/ops-tests.log 2>&1
     echo "ops-tests rc=$?" ;;
   overhead)
