@@ -11,8 +11,9 @@
 # checks each launch's results against the interpreter (a sample of its
 # programs, within --check-seconds), the others only time. The launches: the
 # cluster softmax at rows of 100000 f16 held to 2 and to 3 blocks per SM
-# (waves 1 and all), the whole-row softmax at 4096 x 8192 f32, and
-# LayerNorm at 4096 x 8192 bf16.
+# (waves 1 and all), the whole-row softmax at 4096 x 8192 f32, LayerNorm
+# at 4096 x 8192 bf16, and cross-entropy forward and backward at 4096 x
+# 50257 bf16 (rows at every offset from a multiple of 8).
 set -uo pipefail
 set -f
 old="$1" new="$2" examples="$3" rounds="${4:-3}"
@@ -33,6 +34,8 @@ declare -A cases=(
   [cluster-mb3-w1]="${cluster[*]} -D MIN_BLOCKS_PER_SM=3 --waves 1"
   [cluster-mb3-all]="${cluster[*]} -D MIN_BLOCKS_PER_SM=3 --waves all"
   [softmax-f32-8192]="softmax.mlir -D BLOCK_SIZE=8192 -D NUM_WARPS=16 --grid persistent:4096 --arg f32[4096x8192]=zeros --arg f32[4096x8192]=randn:0 --arg i32=8192 --arg i32=8192 --arg i32=4096 --arg i32=8192"
+  [ce-bf16-50257]="cross_entropy.mlir -D DTYPE=bf16 -D GROUPS=512 -D NUM_STAGES=2 -D NUM_WARPS=4 --grid persistent:4096 --waves 4 --arg f32[4096]=zeros --arg f32[4096]=zeros --arg bf16[4096x50257]=randn:0 --arg i64[4096]=zeros --arg i32=50257 --arg i32=4096 --arg i32=50257 --arg i64=-100 --arg f32=0.1"
+  [ce-backward-bf16-50257]="cross_entropy_backward.mlir -D DTYPE=bf16 -D BLOCK_SIZE=8192 -D NUM_STAGES=2 -D NUM_WARPS=16 --grid persistent:4096 --waves all --arg bf16[4096x50257]=zeros --arg f32[4096]=randn:1 --arg bf16[4096x50257]=randn:0 --arg i64[4096]=zeros --arg f32[4096]=randn:2 --arg i32=50257 --arg i32=50257 --arg i32=4096 --arg i32=50257 --arg i64=-100 --arg f32=0.1"
   [layer_norm-bf16-8192]="layer_norm.mlir -D DTYPE=bf16 -D BLOCK_SIZE=8192 -D NUM_WARPS=8 --grid persistent:4096 --arg bf16[4096x8192]=zeros --arg f32[4096]=zeros --arg f32[4096]=zeros --arg bf16[4096x8192]=randn:0 --arg bf16[8192]=randn:1 --arg bf16[8192]=randn:2 --arg i32=8192 --arg i32=8192 --arg i32=4096 --arg i32=8192 --arg f32=1e-5"
 )
 status=0
