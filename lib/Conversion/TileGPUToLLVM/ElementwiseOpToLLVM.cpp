@@ -17,13 +17,6 @@
 // packed again. LLVM folds the unpacking of a packed vector, and drops
 // the elements nothing uses.
 //
-// Where the axis analysis finds the result constant over aligned runs of a
-// thread's consecutive registers (LoweringInfo::constantRun: a row's
-// bounds checked per group of 8 columns that start at a multiple of 8),
-// only each run's first element is computed and the others take its value.
-// Each element's comparison would otherwise stay: LLVM cannot see that
-// `8 * g + l < n` is the same for l = 0..7 when n is a multiple of 8.
-//
 //===----------------------------------------------------------------------===//
 
 #include "PatternTileGPUToLLVM.h"
@@ -41,11 +34,9 @@ bool isMaskTile(Type type) {
 }
 
 struct MaskOpLowering : ConversionPattern {
-  MaskOpLowering(LLVMTypeConverter &converter, MLIRContext *context,
-                 const LoweringInfo &info)
+  MaskOpLowering(LLVMTypeConverter &converter, MLIRContext *context)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2,
-                          context),
-        info(info) {}
+                          context) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -74,12 +65,7 @@ struct MaskOpLowering : ConversionPattern {
     Type scalarType = resultType.getElementType();
     SmallVector<Value> results;
     int64_t count = cast<VectorType>(converted).getNumElements();
-    int64_t run = info.constantRun.lookup(op);
     for (int64_t i = 0; i < count; ++i) {
-      if (run > 1 && i % run != 0) {
-        results.push_back(results[i - i % run]);
-        continue;
-      }
       OperationState state(loc, op->getName());
       for (const SmallVector<Value> &operand : elements)
         state.addOperands(operand[i]);
@@ -90,14 +76,10 @@ struct MaskOpLowering : ConversionPattern {
     rewriter.replaceOp(op, packVector(rewriter, loc, converted, results));
     return success();
   }
-
-private:
-  const LoweringInfo &info;
 };
 } // namespace
 
 void mlir::tilegpu::populateElementwiseOpToLLVMPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns,
-    const LoweringInfo &info) {
-  patterns.add<MaskOpLowering>(converter, patterns.getContext(), info);
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<MaskOpLowering>(converter, patterns.getContext());
 }

@@ -37,12 +37,6 @@ struct LoweringInfo {
   /// whole dimension (the axis analysis's contiguity), that dimension: a
   /// thread's addresses along it differ from one another by constants.
   DenseMap<Operation *, int64_t> contiguousDim;
-  /// Of each elementwise arith operation on tiles of i1 (comparisons, mask
-  /// logic, select; see ElementwiseOpToLLVM.cpp) whose result the axis
-  /// analysis finds constant over aligned runs of a thread's consecutive
-  /// registers: the run's length (a power of two). Only each run's first
-  /// element is computed.
-  DenseMap<Operation *, int64_t> constantRun;
   /// Byte offset of each operation's shared-memory scratch. Each operation
   /// has its own, so only its own next execution can overwrite it.
   DenseMap<Operation *, int64_t> sharedOffset;
@@ -103,8 +97,7 @@ void populateSharedMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
                                           const LoweringInfo &info);
 /// Arith operations on tiles of i1, element by element.
 void populateElementwiseOpToLLVMPatterns(LLVMTypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         const LoweringInfo &info);
+                                         RewritePatternSet &patterns);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);

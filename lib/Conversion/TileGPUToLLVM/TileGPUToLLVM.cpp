@@ -36,12 +36,10 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
-#include <numeric>
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
@@ -357,28 +355,6 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     else if (auto store = dyn_cast<tile::StoreOp>(op))
       recordWidth(op, store.getPtr(), store.getMask());
   });
-  // Masks constant over runs of a thread's consecutive registers (a row's
-  // bounds checked per group of 8 columns, say): the run's first element
-  // stands for the rest (ElementwiseOpToLLVM.cpp).
-  func.walk([&](Operation *op) {
-    if (!isa<arith::ArithDialect>(op->getDialect()) || op->getNumResults() != 1)
-      return;
-    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type || !type.getEncoding())
-      return;
-    LayoutBits bits = getBits(type);
-    if (bits.reg.empty())
-      return;
-    int dim = bits.reg.front().dim;
-    tile::AxisInfo facts = axisInfo.get(op->getResult(0));
-    if (facts.isUninitialized() || facts.getRank() != type.getRank())
-      return;
-    uint64_t run = static_cast<uint64_t>(
-        std::gcd(facts.getConstancy(dim), bits.getContiguousRegisters(dim)));
-    run &= ~(run - 1); // Its largest power-of-two divisor.
-    if (run > 1)
-      info.constantRun[op] = static_cast<int64_t>(run);
-  });
   // An asynchronous copy moves runs along the buffer's contiguous
   // dimension, of at most 16 bytes and within one swizzled group.
   func.walk([&](AsyncCopyOp copy) {
@@ -568,7 +544,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateDotOpToLLVMPatterns(converter, patterns, info);
   populateWarpgroupDotOpToLLVMPatterns(converter, patterns);
   populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);
-  populateElementwiseOpToLLVMPatterns(converter, patterns, info);
+  populateElementwiseOpToLLVMPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they
