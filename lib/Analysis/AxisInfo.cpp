@@ -38,6 +38,18 @@ static int64_t highestPowerOfTwoDivisor(int64_t value) {
   return int64_t(1) << zeros;
 }
 
+/// What divides the starts of runs `contiguity` long of a value whose own
+/// runs along `d` are longer: the divisibility holds at the value's run
+/// starts only, and a shorter run may start `k * contiguity` into one, a
+/// multiple of gcd(divisibility, contiguity) only (every element, for runs
+/// of 1: n - range(8) is no multiple of n's divisibility).
+static int64_t getDivisibilityOfRuns(const AxisInfo &info, int64_t d,
+                                     int64_t contiguity) {
+  if (contiguity >= info.getContiguity(d))
+    return info.getDivisibility(d);
+  return std::gcd(info.getDivisibility(d), contiguity);
+}
+
 AxisInfo AxisInfo::getPessimistic(Type type) {
   size_t rank = getShape(type).size();
   return AxisInfo(SmallVector<int64_t>(rank, 1), SmallVector<int64_t>(rank, 1),
@@ -51,8 +63,10 @@ AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
     return lhs;
   SmallVector<int64_t> contiguity, divisibility, constancy;
   for (int64_t d = 0; d < lhs.getRank(); ++d) {
-    contiguity.push_back(std::gcd(lhs.contiguity[d], rhs.contiguity[d]));
-    divisibility.push_back(std::gcd(lhs.divisibility[d], rhs.divisibility[d]));
+    int64_t contig = std::gcd(lhs.contiguity[d], rhs.contiguity[d]);
+    contiguity.push_back(contig);
+    divisibility.push_back(std::gcd(getDivisibilityOfRuns(lhs, d, contig),
+                                    getDivisibilityOfRuns(rhs, d, contig)));
     constancy.push_back(std::gcd(lhs.constancy[d], rhs.constancy[d]));
   }
   std::optional<int64_t> constant;
@@ -152,9 +166,9 @@ std::optional<AxisInfo> Transfer::visitAdd(bool isSub, int64_t scale) {
       contig =
           std::max(contig, std::gcd(a.getConstancy(d), b.getContiguity(d)));
     contiguity.push_back(contig);
-    int64_t bDiv =
-        std::min(b.getDivisibility(d) * scale, AxisInfo::kMaxDivisibility);
-    divisibility.push_back(std::gcd(a.getDivisibility(d), bDiv));
+    int64_t bDiv = std::min(getDivisibilityOfRuns(b, d, contig) * scale,
+                            AxisInfo::kMaxDivisibility);
+    divisibility.push_back(std::gcd(getDivisibilityOfRuns(a, d, contig), bDiv));
     constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
   }
   std::optional<int64_t> constant;
@@ -249,10 +263,11 @@ std::optional<AxisInfo> Transfer::visitSelect() {
                    !isa<RankedTensorType>(op->getOperand(0).getType());
     bool wholeDim =
         uniform || (c.getRank() == rank() && c.getConstancy(d) >= shape[d]);
-    contiguity.push_back(
-        wholeDim ? std::min(a.getContiguity(d), b.getContiguity(d)) : 1);
-    divisibility.push_back(
-        std::gcd(a.getDivisibility(d), b.getDivisibility(d)));
+    int64_t contig =
+        wholeDim ? std::min(a.getContiguity(d), b.getContiguity(d)) : 1;
+    contiguity.push_back(contig);
+    divisibility.push_back(std::gcd(getDivisibilityOfRuns(a, d, contig),
+                                    getDivisibilityOfRuns(b, d, contig)));
     int64_t cConst = c.getRank() == rank() ? c.getConstancy(d) : shape[d];
     constancy.push_back(
         std::gcd(cConst, std::gcd(a.getConstancy(d), b.getConstancy(d))));
@@ -276,8 +291,8 @@ std::optional<AxisInfo> Transfer::visitMinMax() {
   const AxisInfo &a = in(0), &b = in(1);
   SmallVector<int64_t> divisibility, constancy;
   for (int64_t d = 0; d < rank(); ++d) {
-    divisibility.push_back(
-        std::gcd(a.getDivisibility(d), b.getDivisibility(d)));
+    divisibility.push_back(std::gcd(getDivisibilityOfRuns(a, d, 1),
+                                    getDivisibilityOfRuns(b, d, 1)));
     constancy.push_back(std::gcd(a.getConstancy(d), b.getConstancy(d)));
   }
   return AxisInfo(SmallVector<int64_t>(rank(), 1), divisibility, constancy);
@@ -345,9 +360,27 @@ std::optional<AxisInfo> Transfer::visit() {
       .Case<arith::AndIOp, arith::OrIOp>([&](auto) { return visitLogic(); })
       .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
           [&](auto) { return visitMinMax(); })
-      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
             tilegpu::ConvertLayoutOp>(
           [&](auto) -> std::optional<AxisInfo> { return in(0); })
+      .Case([&](arith::TruncIOp trunc) -> std::optional<AxisInfo> {
+        // To 32 bits or more, as it came: offsets are i32 by the kernels'
+        // bounds. Narrower, a run wraps around at 2^width (range(256) to
+        // i1 is 0, 1, 0, 1, ...): runs of 1, each element a multiple of
+        // what divided it, up to 2^width.
+        unsigned width =
+            getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth();
+        if (width >= 32)
+          return in(0);
+        SmallVector<int64_t> divisibility, constancy;
+        for (int64_t d = 0; d < rank(); ++d) {
+          divisibility.push_back(std::min(getDivisibilityOfRuns(in(0), d, 1),
+                                          int64_t(1) << width));
+          constancy.push_back(in(0).getConstancy(d));
+        }
+        return AxisInfo(SmallVector<int64_t>(rank(), 1), divisibility,
+                        constancy);
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 

@@ -13,7 +13,9 @@ tile.func @basics(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
   %ms = tile.splat %m : i32 -> tensor<1024xi32>
   // expected-remark @below {{contiguity = [1024], divisibility = [8], constancy = [1]}}
   %sum = arith.addi %r, %ns : tensor<1024xi32>
-  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
+  // n, n - 1, n - 2, ...: no run, and only every eighth element a multiple
+  // of 8 (this once said 8 for every element).
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
   %neg = arith.subi %ns, %r : tensor<1024xi32>
   // 0, 8, 16, ...: a run times something other than 1 is no run, and each
   // element is a multiple of 8 only.
@@ -147,9 +149,65 @@ tile.func @min_max(%n: i32 {tile.divisibility = 16 : i64}, %q: i32, %m: i32) {
   %r = tile.range 0, 1024 : tensor<1024xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
   %ends = tile.splat %end : i32 -> tensor<1024xi32>
-  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  // min(0, 1, 2, ..., end): each element of the range is its own (this
+  // once said a multiple of 16 for every element, from the range's start).
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
   %clamped = arith.minui %r, %ends : tensor<1024xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
   %mask = arith.cmpi slt, %r, %ends : tensor<1024xi32>
+  tile.return
+}
+
+// -----
+
+// Where a result's runs are shorter than an operand's, the operand's
+// divisibility held at its own run starts only. Each of these once kept it,
+// and a row bound built from them was taken for a multiple of 16 in every
+// row (a mask computed once for 8 columns that differ, found by review).
+tile.func @shorter_runs(%p: i1, %n: i32 {tile.divisibility = 16 : i64}) {
+  // expected-remark @below {{contiguity = [32], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.range 0, 32 : tensor<32xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [32]}}
+  %ns = tile.splat %n : i32 -> tensor<32xi32>
+  // 0, 2, 4, ...: r + r is no run, and its elements are even (which the
+  // analysis does not see: it knows each side's run starts only).
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %twice = arith.addi %r, %r : tensor<32xi32>
+  // min(r, n): 0, 1, 2, ...
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %low = arith.minsi %r, %ns : tensor<32xi32>
+  // Expanded, every element starts a run of its own.
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1]}}
+  %col = tile.expand_dims %low axis 1 : tensor<32xi32> -> tensor<32x1xi32>
+  // The range on one path, zeros on the other: runs of 1, and the range's
+  // elements are no multiples of anything.
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [32], constant = 0}}
+  %zeros = arith.constant dense<0> : tensor<32xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %either = scf.if %p -> tensor<32xi32> {
+    scf.yield %r : tensor<32xi32>
+  } else {
+    scf.yield %zeros : tensor<32xi32>
+  }
+  // A select element by element (the condition varies over runs of 16):
+  // the range's squares, no multiples of anything.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %odd = arith.cmpi slt, %r, %ns : tensor<32xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %r3 = arith.muli %r, %r : tensor<32xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %sel = arith.select %odd, %r3, %zeros : tensor<32xi1>, tensor<32xi32>
+  tile.return
+}
+
+// -----
+
+// Narrowed below 32 bits a run wraps: range(256) to i1 is 0, 1, 0, 1, ...
+// (this once passed the range's contiguity through to i1).
+tile.func @narrowed() {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.range 0, 256 : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %bits = arith.trunci %r : tensor<256xi32> to tensor<256xi1>
   tile.return
 }
