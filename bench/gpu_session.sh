@@ -42,6 +42,9 @@
 #             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
 #             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
 #             beside it on each with MATMUL_BASELINE)
+#   queued    bench/queued_vs_persistent.py (softmax_cluster, clusters of
+#             16: the persistent grid against one cluster per row) at
+#             $QUEUED_SHAPES / $QUEUED_DTYPES
 #   (kernels-old-new also takes OLDNEW_SHAPES, and OLDNEW_TUNE=1 to tune
 #   each case as well, so that both kernels are timed at their own best)
 set -uo pipefail
@@ -110,6 +113,13 @@ for step in "$@"; do
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${TIMING_SECONDS:-200} python3 bench/timing_conditions.py \
       > $o/timing.jsonl 2> $o/timing.err
     echo "timing rc=$?" ;;
+  queued)
+    mkdir -p /tmp/tile-gpu/bin
+    [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
+    chmod +x /tmp/tile-gpu/bin/tile-run
+    timeout ${QUEUED_SECONDS:-300} python3 bench/queued_vs_persistent.py /tmp/tile-gpu/bin/tile-run \
+      ${QUEUED_DTYPES:+--dtypes $QUEUED_DTYPES} ${QUEUED_SHAPES:+--shapes $QUEUED_SHAPES} > $o/queued.log 2>&1
+    echo "queued rc=$?" ;;
   matmul)
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
