@@ -7,6 +7,7 @@
 #include "tile/Runtime/CostModel.h"
 
 #include "tile/Analysis/RegisterEstimate.h"
+#include "tile/Dialect/Tile/Transforms/PipelineLoops.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 #include "tile/Runtime/Compiler.h"
 #include "tile/Runtime/Cuda.h"
@@ -128,14 +129,24 @@ static unsigned estimateDotRegisters(FuncOp kernel, unsigned warps) {
   return extra;
 }
 
-/// Whether a loop around a load of `kernel` is pipelined two stages deep or
-/// more.
-static bool isPipelined(FuncOp kernel) {
+/// Whether a loop of `kernel` runs pipelined (tile/Dialect/Tile/Transforms/
+/// PipelineLoops.h): it asks for two stages or more, and the pass loads its
+/// tiles ahead, which it does only where they fit in registers; and the
+/// registers the tiles loaded ahead take. Run 52: softmax_cluster at f32
+/// rows of 524288 (a slice of 32768 floats per program) asks for two
+/// stages but is left alone at 8 and 16 warps, and ran as fast as with
+/// one; the model had credited it with pipelining. And run 40: at rows of
+/// 100000 f16 on clusters of 8 (128 halves per thread, asking for 2 blocks
+/// per SM), ptxas took 238 registers, the 160 the estimate counts for the
+/// row and the 64 of the next row's halves.
+static bool isPipelined(FuncOp kernel, unsigned warps, unsigned minBlocks,
+                        unsigned &prefetchRegisters) {
   bool pipelined = false;
+  prefetchRegisters = 0;
   kernel.walk([&](scf::ForOp loop) {
-    if (auto attr = loop->getAttrOfType<IntegerAttr>(
-            TileDialect::getNumStagesAttrName()))
-      pipelined |= attr.getInt() >= 2;
+    pipelined |= isLoopPipelined(loop, warps, minBlocks);
+    prefetchRegisters = std::max(prefetchRegisters,
+                                 getPrefetchRegisters(loop, warps, minBlocks));
   });
   return pipelined;
 }
@@ -185,14 +196,17 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   int64_t cluster = TileDialect::getClusterSize(kernel);
 
   // Registers and the programs an SM holds.
-  estimate.registers = estimateKernelRegisters(source, warps) +
-                       estimateDotRegisters(kernel, warps) + kReservedRegisters;
   // A kernel that asks for room for several blocks per SM
   // (tile.min_blocks_per_sm) gets fewer registers per thread.
   unsigned minBlocks = 1;
   if (auto attr = kernel->getAttrOfType<IntegerAttr>(
           TileDialect::getMinBlocksPerSMAttrName()))
     minBlocks = static_cast<unsigned>(std::max<int64_t>(1, attr.getInt()));
+  unsigned prefetchRegisters = 0;
+  estimate.pipelined = isPipelined(kernel, warps, minBlocks, prefetchRegisters);
+  estimate.registers = estimateKernelRegisters(source, warps) +
+                       estimateDotRegisters(kernel, warps) + prefetchRegisters +
+                       kReservedRegisters;
   unsigned budget = getRegisterBudget(warps, minBlocks);
   estimate.spills = estimate.registers > budget;
   unsigned allocated = (std::min(estimate.registers, budget) + 7) / 8 * 8;
@@ -336,7 +350,6 @@ mlir::tile::estimateLaunch(const KernelSource &source,
                             program.dotFlops * programs /
                                 (activeSMs * gpu.mmaFlopsPerClock * gpu.clock);
 
-  estimate.pipelined = isPipelined(kernel);
   // Pipelining hides half a step's latency, except in a cluster kernel
   // launched one cluster per row, which has no next row to load early (and
   // whose steps wait on the cluster's barriers). In a persistent grid a
@@ -369,5 +382,11 @@ mlir::tile::estimateLaunch(const KernelSource &source,
       tail * std::pow(power(estimate.memorySeconds) +
                           power(estimate.computeSeconds) + power(chain),
                       0.25);
+  // Measured, not derived (kQueuedClusterFactor): queued clusters of a
+  // whole GPC beat the persistent grid at large slices when neither loads
+  // ahead.
+  if (cluster > 1 && queued && wholeGpc && !estimate.pipelined &&
+      program.bytesInFlight >= kQueuedClusterSliceBytes)
+    estimate.seconds *= kQueuedClusterFactor;
   return estimate;
 }

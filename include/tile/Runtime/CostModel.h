@@ -138,6 +138,16 @@ inline constexpr double kIssueWarpsPerScheduler = 4;
 inline constexpr double kWarpStepSeconds = 5e-9;
 /// SMs per GPC, as GpuModel::getClustersThatFit counts them.
 inline constexpr int kMultiprocessorsPerGpc = 18;
+/// One cluster per row, against the persistent grid, for clusters that take
+/// a whole GPC (more than a quarter of its block slots) whose row loop is
+/// not pipelined and whose programs each take a slice of 64 KiB or more
+/// (kQueuedClusterSliceBytes): run 52 measured the queued grid 1-12% faster
+/// (median 4%) at f32 rows of 262144 and 524288 and f16 rows of 524288, and
+/// 4-9% slower at f16 rows of 262144 (32 KiB slices). The model's terms
+/// rank the two within 1% of each other there; this factor scales the
+/// queued estimate. bench/results/2026-11-27-h100-run52-report.md.
+inline constexpr double kQueuedClusterFactor = 0.96;
+inline constexpr double kQueuedClusterSliceBytes = 64 * 1024;
 
 /// The model's estimate of one launch.
 struct LaunchEstimate {

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/Transforms/PipelineLoops.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "tile/Analysis/RegisterEstimate.h"
@@ -100,26 +101,70 @@ static bool feedsDot(LoadOp load) {
          });
 }
 
-static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
-                              unsigned blocksPerSM) {
+namespace {
+/// The loads tile-pipeline-loops would issue one iteration ahead in a loop,
+/// with their slices, and whether the loop loads operands of a dot.
+struct PrefetchPlan {
   SmallVector<LoadOp> loads;
   SmallVector<llvm::SetVector<Operation *>> slices;
   bool dotLoads = false;
+};
+} // namespace
+
+static PrefetchPlan planPrefetch(scf::ForOp loop) {
+  PrefetchPlan plan;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto load = dyn_cast<LoadOp>(op);
     if (!load || !isa<RankedTensorType>(load.getType()))
       continue;
     if (feedsDot(load)) {
-      dotLoads = true;
+      plan.dotLoads = true;
       continue;
     }
     llvm::SetVector<Operation *> slice;
     if (!collectInductionSlice(loop, load->getOperands(), slice) ||
         !usesInductionVar(loop, load, slice))
       continue;
-    loads.push_back(load);
-    slices.push_back(std::move(slice));
+    plan.loads.push_back(load);
+    plan.slices.push_back(std::move(slice));
   }
+  return plan;
+}
+
+bool mlir::tile::isLoopPipelined(scf::ForOp loop, unsigned numWarps,
+                                 unsigned blocksPerSM) {
+  auto stages =
+      loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
+  if (!stages || stages.getInt() < 2)
+    return false;
+  PrefetchPlan plan = planPrefetch(loop);
+  return plan.dotLoads ||
+         (!plan.loads.empty() &&
+          fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM));
+}
+
+unsigned mlir::tile::getPrefetchRegisters(scf::ForOp loop, unsigned numWarps,
+                                          unsigned blocksPerSM) {
+  auto stages =
+      loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
+  if (!stages || stages.getInt() < 2)
+    return 0;
+  PrefetchPlan plan = planPrefetch(loop);
+  if (plan.loads.empty() ||
+      !fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM))
+    return 0;
+  unsigned prefetched = 0;
+  for (LoadOp load : plan.loads)
+    prefetched += estimateRegisters(load.getType(), numWarps);
+  return prefetched;
+}
+
+static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
+                              unsigned blocksPerSM) {
+  PrefetchPlan plan = planPrefetch(loop);
+  SmallVector<LoadOp> &loads = plan.loads;
+  SmallVector<llvm::SetVector<Operation *>> &slices = plan.slices;
+  bool dotLoads = plan.dotLoads;
   if (loads.empty() || !fitsInRegisters(loop, loads, numWarps, blocksPerSM)) {
     // Dealt with: nothing to load ahead, or no room for it; the stages of
     // the loads feeding dots are tilegpu-pipeline's.
