@@ -17,6 +17,13 @@
 // packed again. LLVM folds the unpacking of a packed vector, and drops
 // the elements nothing uses.
 //
+// Where the axis analysis finds the result constant over aligned runs of a
+// thread's consecutive registers (LoweringInfo::constantRun: a row's
+// bounds checked per group of 8 columns that start at a multiple of 8),
+// only each run's first element is computed and the others take its value.
+// Each element's comparison would otherwise stay: LLVM cannot see that
+// `8 * g + l < n` is the same for l = 0..7 when n is a multiple of 8.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PatternTileGPUToLLVM.h"
@@ -27,26 +34,32 @@
 using namespace mlir;
 using namespace mlir::tilegpu;
 
-namespace {
-bool isMaskTile(Type type) {
+static bool isMaskTile(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.getEncoding() && tensor.getElementType().isInteger(1);
 }
 
+bool mlir::tilegpu::isLoweredPerElement(Operation *op) {
+  if (!isa<arith::ArithDialect>(op->getDialect()) ||
+      !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+      op->getNumRegions() != 0)
+    return false;
+  return llvm::any_of(op->getOperandTypes(), isMaskTile) ||
+         isMaskTile(op->getResult(0).getType());
+}
+
+namespace {
 struct MaskOpLowering : ConversionPattern {
-  MaskOpLowering(LLVMTypeConverter &converter, MLIRContext *context)
+  MaskOpLowering(LLVMTypeConverter &converter, MLIRContext *context,
+                 const LoweringInfo &info)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2,
-                          context) {}
+                          context),
+        info(info) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<arith::ArithDialect>(op->getDialect()) ||
-        !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-        op->getNumRegions() != 0)
-      return failure();
-    if (!llvm::any_of(op->getOperandTypes(), isMaskTile) &&
-        !isMaskTile(op->getResult(0).getType()))
+    if (!isLoweredPerElement(op))
       return failure();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type converted = getTypeConverter()->convertType(resultType);
@@ -65,7 +78,12 @@ struct MaskOpLowering : ConversionPattern {
     Type scalarType = resultType.getElementType();
     SmallVector<Value> results;
     int64_t count = cast<VectorType>(converted).getNumElements();
+    int64_t run = info.constantRun.lookup(op);
     for (int64_t i = 0; i < count; ++i) {
+      if (run > 1 && i % run != 0) {
+        results.push_back(results[i - i % run]);
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (const SmallVector<Value> &operand : elements)
         state.addOperands(operand[i]);
@@ -76,10 +94,14 @@ struct MaskOpLowering : ConversionPattern {
     rewriter.replaceOp(op, packVector(rewriter, loc, converted, results));
     return success();
   }
+
+private:
+  const LoweringInfo &info;
 };
 } // namespace
 
 void mlir::tilegpu::populateElementwiseOpToLLVMPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<MaskOpLowering>(converter, patterns.getContext());
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringInfo &info) {
+  patterns.add<MaskOpLowering>(converter, patterns.getContext(), info);
 }

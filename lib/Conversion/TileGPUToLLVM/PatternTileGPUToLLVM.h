@@ -37,6 +37,11 @@ struct LoweringInfo {
   /// whole dimension (the axis analysis's contiguity), that dimension: a
   /// thread's addresses along it differ from one another by constants.
   DenseMap<Operation *, int64_t> contiguousDim;
+  /// Of each operation lowered element by element (isLoweredPerElement)
+  /// whose result is a tile of i1 that the axis analysis finds constant over
+  /// aligned runs of a thread's consecutive registers: the run's length (a
+  /// power of two). Only each run's first element is computed.
+  DenseMap<Operation *, int64_t> constantRun;
   /// Byte offset of each operation's shared-memory scratch. Each operation
   /// has its own, so only its own next execution can overwrite it.
   DenseMap<Operation *, int64_t> sharedOffset;
@@ -95,9 +100,13 @@ void populateWarpgroupDotOpToLLVMPatterns(LLVMTypeConverter &converter,
 void populateSharedMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const LoweringInfo &info);
+/// Whether `op` is an arith operation on tiles of i1 (an operand or the
+/// result) that ElementwiseOpToLLVM.cpp lowers element by element.
+bool isLoweredPerElement(Operation *op);
 /// Arith operations on tiles of i1, element by element.
 void populateElementwiseOpToLLVMPatterns(LLVMTypeConverter &converter,
-                                         RewritePatternSet &patterns);
+                                         RewritePatternSet &patterns,
+                                         const LoweringInfo &info);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);

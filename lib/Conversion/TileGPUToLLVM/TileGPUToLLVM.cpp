@@ -41,6 +41,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
 #include "tile/Conversion/Passes.h.inc"
@@ -355,6 +357,30 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     else if (auto store = dyn_cast<tile::StoreOp>(op))
       recordWidth(op, store.getPtr(), store.getMask());
   });
+  // Masks constant over runs of a thread's consecutive registers (a row's
+  // bounds checked per group of 8 columns, say): the run's first element
+  // stands for the rest (ElementwiseOpToLLVM.cpp). Only the operations that
+  // lowering computes element by element, and only masks: nothing between
+  // this analysis and the conversion creates or erases operations.
+  func.walk([&](Operation *op) {
+    if (!isLoweredPerElement(op))
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.getEncoding() || !type.getElementType().isInteger(1))
+      return;
+    LayoutBits bits = getBits(type);
+    if (bits.reg.empty())
+      return;
+    int dim = bits.reg.front().dim;
+    tile::AxisInfo facts = axisInfo.get(op->getResult(0));
+    if (facts.isUninitialized() || facts.getRank() != type.getRank())
+      return;
+    uint64_t run = static_cast<uint64_t>(
+        std::gcd(facts.getConstancy(dim), bits.getContiguousRegisters(dim)));
+    run &= ~(run - 1); // Its largest power-of-two divisor.
+    if (run > 1)
+      info.constantRun[op] = static_cast<int64_t>(run);
+  });
   // An asynchronous copy moves runs along the buffer's contiguous
   // dimension, of at most 16 bytes and within one swizzled group.
   func.walk([&](AsyncCopyOp copy) {
@@ -457,6 +483,26 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   if (kernels.empty())
     return;
 
+  // Integer divisions that round up or down become plain divisions first,
+  // before the analysis: the facts it records are keyed by operation, and
+  // the rewrite creates and erases operations. Only the divisions are
+  // rewritten (nothing else is folded or erased before the analysis, which
+  // diagnoses what the lowering does not support).
+  SmallVector<Operation *> divisions;
+  module.walk([&](Operation *op) {
+    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+      divisions.push_back(op);
+  });
+  if (!divisions.empty()) {
+    RewritePatternSet expand(context);
+    arith::populateCeilFloorDivExpandOpsPatterns(expand);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    config.enableFolding(false);
+    if (failed(applyOpPatternsGreedily(divisions, std::move(expand), config)))
+      return signalPassFailure();
+  }
+
   LoweringInfo info;
   DenseMap<Operation *, int64_t> sharedBytes;
   for (tile::FuncOp func : kernels)
@@ -508,12 +554,6 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
     }
   }
 
-  // Integer divisions that round up or down become plain divisions first.
-  RewritePatternSet expand(context);
-  arith::populateCeilFloorDivExpandOpsPatterns(expand);
-  if (failed(applyPatternsGreedily(gpuModule, std::move(expand))))
-    return signalPassFailure();
-
   LowerToLLVMOptions options(context);
   LLVMTypeConverter converter(context, options);
   converter.addConversion([context](tile::PointerType) -> Type {
@@ -544,7 +584,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateDotOpToLLVMPatterns(converter, patterns, info);
   populateWarpgroupDotOpToLLVMPatterns(converter, patterns);
   populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);
-  populateElementwiseOpToLLVMPatterns(converter, patterns);
+  populateElementwiseOpToLLVMPatterns(converter, patterns, info);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they
