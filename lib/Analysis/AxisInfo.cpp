@@ -360,9 +360,19 @@ std::optional<AxisInfo> Transfer::visit() {
       .Case<arith::AndIOp, arith::OrIOp>([&](auto) { return visitLogic(); })
       .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
           [&](auto) { return visitMinMax(); })
-      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
-            tilegpu::ConvertLayoutOp>(
+      .Case<arith::ExtSIOp, arith::IndexCastOp, tilegpu::ConvertLayoutOp>(
           [&](auto) -> std::optional<AxisInfo> { return in(0); })
+      .Case([&](arith::ExtUIOp ext) -> std::optional<AxisInfo> {
+        // Constants are held sign-extended from their width (below): the
+        // zero extension of i1 true (-1) is 1.
+        std::optional<int64_t> value = in(0).getConstant();
+        unsigned width =
+            getElementTypeOrSelf(ext.getIn().getType()).getIntOrFloatBitWidth();
+        if (value && width < 64)
+          value = static_cast<int64_t>(static_cast<uint64_t>(*value) &
+                                       ((uint64_t(1) << width) - 1));
+        return in(0).withConstant(value);
+      })
       .Case([&](arith::TruncIOp trunc) -> std::optional<AxisInfo> {
         // To 32 bits or more, as it came: offsets are i32 by the kernels'
         // bounds. Narrower, a run wraps around at 2^width (range(256) to
@@ -401,6 +411,17 @@ AxisInfoAnalysis::visitOperation(Operation *op,
   std::optional<AxisInfo> info;
   if (op->getNumResults() == 1)
     info = Transfer(op, inputs).visit();
+  // Integers narrower than 64 bits wrap at their width: a constant the
+  // rules folded in 64 bits is taken back to the result's width and held
+  // sign-extended from it, as arith.constant's are (i1 true is -1). Run
+  // 53's review: false - true on i1 folded to +1, and extsi of it taken
+  // for 1, made `range * it` look consecutive and its sign test constant.
+  if (info && info->getConstant())
+    if (auto integer = dyn_cast<IntegerType>(
+            getElementTypeOrSelf(op->getResult(0).getType()));
+        integer && integer.getWidth() < 64)
+      info = info->withConstant(
+          llvm::SignExtend64(*info->getConstant(), integer.getWidth()));
   for (auto [result, lattice] : llvm::zip(op->getResults(), results))
     propagateIfChanged(lattice, lattice->join(info ? *info
                                                    : AxisInfo::getPessimistic(

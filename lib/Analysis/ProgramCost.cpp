@@ -33,9 +33,10 @@ struct Affine {
 class Counter {
 public:
   Counter(FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
-          std::array<int64_t, 3> grid, int64_t program)
+          std::array<int64_t, 3> grid, int64_t program, bool pipelined)
       : kernel(kernel), args(args), grid(grid), program(program),
-        cluster(std::max<int64_t>(1, TileDialect::getClusterSize(kernel))) {}
+        cluster(std::max<int64_t>(1, TileDialect::getClusterSize(kernel))),
+        pipelined(pipelined) {}
 
   ProgramCost run() {
     walk(kernel.getBody().front(), /*weight=*/1, /*loop=*/nullptr);
@@ -63,6 +64,8 @@ private:
   std::array<int64_t, 3> grid;
   /// The program counted (its id along x) and the kernel's cluster size.
   int64_t program, cluster;
+  /// Whether loops asking for stages get them (estimateProgramCost).
+  bool pipelined;
   ProgramCost cost;
   /// Induction variables taken at another value than their first (while a
   /// load's mask is averaged over its loop's iterations).
@@ -351,7 +354,7 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
     walk(*forOp.getBody(), weight * trips, &op);
     if (auto stages =
             op.getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
-        stages && loopLoads.count(&op))
+        stages && pipelined && loopLoads.count(&op))
       loopLoads[&op] *= std::max<int64_t>(1, stages.getInt());
     return;
   }
@@ -400,8 +403,9 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
 ProgramCost
 mlir::tile::estimateProgramCost(FuncOp kernel,
                                 ArrayRef<std::optional<int64_t>> args,
-                                std::array<int64_t, 3> grid, int64_t program) {
+                                std::array<int64_t, 3> grid, int64_t program,
+                                bool pipelined) {
   if (kernel.getBody().empty())
     return ProgramCost();
-  return Counter(kernel, args, grid, program).run();
+  return Counter(kernel, args, grid, program, pipelined).run();
 }

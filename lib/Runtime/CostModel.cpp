@@ -15,6 +15,8 @@
 #include "tile/Runtime/LaunchConfig.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -141,6 +143,15 @@ static unsigned estimateDotRegisters(FuncOp kernel, unsigned warps) {
 /// row and the 64 of the next row's halves.
 static bool isPipelined(FuncOp kernel, unsigned warps, unsigned minBlocks,
                         unsigned &prefetchRegisters) {
+  // Decided as the pass decides it: on the kernel canonicalized and CSE'd
+  // (casts of constants folded away change what the body keeps live).
+  OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
+  module->push_back(kernel.clone());
+  PassManager pm(kernel.getContext());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (succeeded(pm.run(*module)))
+    kernel = *module->getOps<FuncOp>().begin();
   bool pipelined = false;
   prefetchRegisters = 0;
   kernel.walk([&](scf::ForOp loop) {
@@ -268,14 +279,16 @@ mlir::tile::estimateLaunch(const KernelSource &source,
     values.push_back(arg.isBuffer() || isFloatDataType(arg.getDataType())
                          ? std::nullopt
                          : std::optional(arg.getScalar().getSExtValue()));
-  estimate.program = estimateProgramCost(kernel, values, sizes);
+  estimate.program =
+      estimateProgramCost(kernel, values, sizes, 0, estimate.pipelined);
   // A cluster's programs take different slices of a row (the last ones
   // mostly masked on a short row): the mean over the ranks of the first
   // cluster.
   if (cluster > 1) {
     ProgramCost &mean = estimate.program;
     for (int64_t rank = 1; rank < cluster; ++rank) {
-      ProgramCost other = estimateProgramCost(kernel, values, sizes, rank);
+      ProgramCost other =
+          estimateProgramCost(kernel, values, sizes, rank, estimate.pipelined);
       mean.bytesLoaded += other.bytesLoaded;
       mean.bytesStored += other.bytesStored;
       mean.bytesInFlight += other.bytesInFlight;
@@ -385,7 +398,11 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   // Measured, not derived (kQueuedClusterFactor): queued clusters of a
   // whole GPC beat the persistent grid at large slices when neither loads
   // ahead.
-  if (cluster > 1 && queued && wholeGpc && !estimate.pipelined &&
+  // (bytesInFlight is one iteration's loads here, the loop not pipelined.)
+  // Run 52 measured one cluster per row (waves=all), not a few waves.
+  bool clusterPerRow = !grid.persistent ||
+                       grid.waves.value_or(1) == GridSpec::kAllWaves;
+  if (cluster > 1 && clusterPerRow && wholeGpc && !estimate.pipelined &&
       program.bytesInFlight >= kQueuedClusterSliceBytes)
     estimate.seconds *= kQueuedClusterFactor;
   return estimate;

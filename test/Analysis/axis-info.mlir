@@ -211,3 +211,34 @@ tile.func @narrowed() {
   %bits = arith.trunci %r : tensor<256xi32> to tensor<256xi1>
   tile.return
 }
+
+// -----
+
+// Constants of narrow integers wrap at their width and are held
+// sign-extended from it (run 53's review): on i1, false - true is true,
+// which is -1 as a signed i1, and its sign extension is -1, so range * it
+// counts down and its sign test is not constant; the zero extension of
+// true is 1.
+tile.func @narrow_constants() {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.range 0, 256 : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256], constant = -1}}
+  %t = arith.constant dense<true> : tensor<256xi1>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [256], constant = 0}}
+  %f = arith.constant dense<false> : tensor<256xi1>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256], constant = -1}}
+  %d = arith.subi %f, %t : tensor<256xi1>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256], constant = -1}}
+  %s = arith.extsi %d : tensor<256xi1> to tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256], constant = 1}}
+  %u = arith.extui %d : tensor<256xi1> to tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %neg = arith.muli %r, %s : tensor<256xi32>
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %same = arith.muli %r, %u : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [256], constant = 0}}
+  %zero = arith.constant dense<0> : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %m = arith.cmpi slt, %neg, %zero : tensor<256xi32>
+  tile.return
+}

@@ -51,6 +51,10 @@ public:
   int64_t getDivisibility(int64_t dim) const { return divisibility[dim]; }
   int64_t getConstancy(int64_t dim) const { return constancy[dim]; }
   std::optional<int64_t> getConstant() const { return constant; }
+  /// The same facts with another constant.
+  AxisInfo withConstant(std::optional<int64_t> value) const {
+    return AxisInfo(contiguity, divisibility, constancy, value);
+  }
 
   /// What holds on both paths: the smaller runs, the common divisibility.
   static AxisInfo join(const AxisInfo &lhs, const AxisInfo &rhs);

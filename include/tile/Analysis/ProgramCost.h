@@ -67,10 +67,16 @@ struct ProgramCost {
 /// cluster id follow from it). The programs of a cluster take different
 /// slices of a row and only together say what a row costs; the programs
 /// of a grid-stride loop past the last item do nothing.
+///
+/// `pipelined` says whether the loops that ask for stages
+/// (`tile.num_stages`) get them: tile-pipeline-loops leaves a loop alone
+/// where its next iteration's tiles do not fit in registers, and then only
+/// one iteration's loads are in flight (tile/Dialect/Tile/Transforms/
+/// PipelineLoops.h; the cost model asks it).
 ProgramCost estimateProgramCost(FuncOp kernel,
                                 ArrayRef<std::optional<int64_t>> args,
                                 std::array<int64_t, 3> grid,
-                                int64_t program = 0);
+                                int64_t program = 0, bool pipelined = true);
 
 } // namespace mlir::tile
 

@@ -130,3 +130,30 @@ tile.func @truncated_range(%dst: !tile.ptr<f32> {tile.divisibility = 16 : i64})
   tile.store %da, %one, %m : tensor<256x!tile.ptr<f32>, #b>
   tile.return
 }
+
+// -----
+
+// A narrow constant folded at its width (run 53's review): false - true on
+// i1 is true, -1 when sign-extended, so range * it counts down and its sign
+// test differs from column to column: a comparison per column.
+#b = #tilegpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-LABEL: llvm.func @sign_of_negated_range
+// CHECK-COUNT-8: llvm.icmp "slt"
+// CHECK-NOT: llvm.icmp
+// CHECK: llvm.return
+tile.func @sign_of_negated_range(%dst: !tile.ptr<i32> {tile.divisibility = 16 : i64})
+    attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.range 0, 256 : tensor<256xi32, #b>
+  %t = arith.constant dense<true> : tensor<256xi1, #b>
+  %f = arith.constant dense<false> : tensor<256xi1, #b>
+  %d = arith.subi %f, %t : tensor<256xi1, #b>
+  %s = arith.extsi %d : tensor<256xi1, #b> to tensor<256xi32, #b>
+  %neg = arith.muli %r, %s : tensor<256xi32, #b>
+  %zero = arith.constant dense<0> : tensor<256xi32, #b>
+  %m = arith.cmpi slt, %neg, %zero : tensor<256xi32, #b>
+  %v = arith.extui %m : tensor<256xi1, #b> to tensor<256xi32, #b>
+  %dp = tile.splat %dst : !tile.ptr<i32> -> tensor<256x!tile.ptr<i32>, #b>
+  %da = tile.addptr %dp, %r : tensor<256x!tile.ptr<i32>, #b>, tensor<256xi32, #b>
+  tile.store %da, %v : tensor<256x!tile.ptr<i32>, #b>
+  tile.return
+}
