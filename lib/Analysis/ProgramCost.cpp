@@ -400,11 +400,9 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
       walk(block, weight, loop);
 }
 
-ProgramCost
-mlir::tile::estimateProgramCost(FuncOp kernel,
-                                ArrayRef<std::optional<int64_t>> args,
-                                std::array<int64_t, 3> grid, int64_t program,
-                                bool pipelined) {
+ProgramCost mlir::tile::estimateProgramCost(
+    FuncOp kernel, ArrayRef<std::optional<int64_t>> args,
+    std::array<int64_t, 3> grid, int64_t program, bool pipelined) {
   if (kernel.getBody().empty())
     return ProgramCost();
   return Counter(kernel, args, grid, program, pipelined).run();

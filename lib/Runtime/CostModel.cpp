@@ -15,8 +15,8 @@
 #include "tile/Runtime/LaunchConfig.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -400,8 +400,8 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   // ahead.
   // (bytesInFlight is one iteration's loads here, the loop not pipelined.)
   // Run 52 measured one cluster per row (waves=all), not a few waves.
-  bool clusterPerRow = !grid.persistent ||
-                       grid.waves.value_or(1) == GridSpec::kAllWaves;
+  bool clusterPerRow =
+      !grid.persistent || grid.waves.value_or(1) == GridSpec::kAllWaves;
   if (cluster > 1 && clusterPerRow && wholeGpc && !estimate.pipelined &&
       program.bytesInFlight >= kQueuedClusterSliceBytes)
     estimate.seconds *= kQueuedClusterFactor;

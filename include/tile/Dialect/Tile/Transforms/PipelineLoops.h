@@ -1,4 +1,4 @@
-//===- PipelineLoops.h - What tile-pipeline-loops does to a loop -*- C++ -*-===//
+//===- PipelineLoops.h - What tile-pipeline-loops does ---------*- C++ -*-===//
 //
 // The pass's decision, for those who must know it before the pass runs:
 // the cost model (tile/Runtime/CostModel.h) credits a pipelined loop's
