@@ -25,37 +25,14 @@ queued grid is faster). Input: zeros (timing does not depend on values).
 """
 import argparse
 import os
-import re
-import subprocess
 import sys
 
-BENCH = re.compile(r"^bench: median ([0-9.]+) ms")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cluster_compare import bench  # noqa: E402
+
+BUNDLE = os.path.join("dist", "tile-gpu")
 SIZE = {"f32": 4, "f16": 2, "bf16": 2}
 DEFAULT_SHAPES = "128x524288,256x524288,512x524288,128x262144,256x262144,512x262144,1024x262144"
-
-
-def bench(run, work, dtype, m, n, config, waves, reps):
-    args = [run, os.path.join("dist", "tile-gpu", "src", "examples",
-                              "softmax_cluster.mlir"),
-            "--target=cuda", "--grid", "persistent:%d" % m, "--waves", waves,
-            "--bench", "--bench-reps", str(reps), "--no-tuning-cache",
-            "-D", "DTYPE=" + dtype]
-    for name, value in config.items():
-        args += ["-D", "%s=%s" % (name, value)]
-    args += ["--arg", "%s[%dx%d]=zeros" % (dtype, m, n),
-             "--arg", "%s[%dx%d]=zeros" % (dtype, m, n)]
-    args += ["--arg", "i32=%d" % n] * 2 + ["--arg", "i32=%d" % m,
-                                           "--arg", "i32=%d" % n]
-    env = dict(os.environ, TILE_CACHE_DIR=os.path.join(work, "cache"))
-    result = subprocess.run(args, capture_output=True, text=True, env=env,
-                            timeout=120)
-    for line in result.stdout.splitlines():
-        match = BENCH.match(line)
-        if match:
-            return float(match.group(1))
-    sys.stdout.write("    failed: %s\n%s%s" % (" ".join(args), result.stdout,
-                                               result.stderr))
-    return None
 
 
 def main():
@@ -77,8 +54,8 @@ def main():
                     times = {"1": [], "all": []}
                     for order in (("1", "all"), ("all", "1")):
                         for waves in order:
-                            t = bench(args.run, work, dtype, m, n, config,
-                                      waves, args.reps)
+                            t = bench(args.run, BUNDLE, work, dtype, m, n,
+                                      dict(config, waves=waves), args.reps)
                             if t is not None:
                                 times[waves].append(t)
                     if not times["1"] or not times["all"]:
