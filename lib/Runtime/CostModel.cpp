@@ -155,9 +155,9 @@ static bool isPipelined(FuncOp kernel, unsigned warps, unsigned minBlocks,
   bool pipelined = false;
   prefetchRegisters = 0;
   kernel.walk([&](scf::ForOp loop) {
-    pipelined |= isLoopPipelined(loop, warps, minBlocks);
-    prefetchRegisters = std::max(prefetchRegisters,
-                                 getPrefetchRegisters(loop, warps, minBlocks));
+    LoopPipelining decision = getLoopPipelining(loop, warps, minBlocks);
+    pipelined |= decision.pipelined;
+    prefetchRegisters = std::max(prefetchRegisters, decision.prefetchRegisters);
   });
   return pipelined;
 }

@@ -131,32 +131,20 @@ static PrefetchPlan planPrefetch(scf::ForOp loop) {
   return plan;
 }
 
-bool mlir::tile::isLoopPipelined(scf::ForOp loop, unsigned numWarps,
-                                 unsigned blocksPerSM) {
+LoopPipelining mlir::tile::getLoopPipelining(scf::ForOp loop, unsigned numWarps,
+                                             unsigned blocksPerSM) {
+  LoopPipelining result;
   auto stages =
       loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
   if (!stages || stages.getInt() < 2)
-    return false;
+    return result;
   PrefetchPlan plan = planPrefetch(loop);
-  return plan.dotLoads ||
-         (!plan.loads.empty() &&
-          fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM));
-}
-
-unsigned mlir::tile::getPrefetchRegisters(scf::ForOp loop, unsigned numWarps,
-                                          unsigned blocksPerSM) {
-  auto stages =
-      loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
-  if (!stages || stages.getInt() < 2)
-    return 0;
-  PrefetchPlan plan = planPrefetch(loop);
-  if (plan.loads.empty() ||
-      !fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM))
-    return 0;
-  unsigned prefetched = 0;
-  for (LoadOp load : plan.loads)
-    prefetched += estimateRegisters(load.getType(), numWarps);
-  return prefetched;
+  if (!plan.loads.empty() &&
+      fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM))
+    for (LoadOp load : plan.loads)
+      result.prefetchRegisters += estimateRegisters(load.getType(), numWarps);
+  result.pipelined = plan.dotLoads || result.prefetchRegisters > 0;
+  return result;
 }
 
 static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,

@@ -15,19 +15,22 @@
 
 namespace mlir::tile {
 
-/// Whether `loop` runs pipelined: it asks for two stages or more
-/// (`tile.num_stages`), and either it loads operands of a `tile.dot`
-/// (which tilegpu-pipeline stages through shared memory) or
-/// tile-pipeline-loops loads some of its tiles one iteration ahead, which
-/// it does only where they fit in registers beside the body's tiles at
-/// `numWarps` warps and `blocksPerSM` blocks per SM.
-bool isLoopPipelined(scf::ForOp loop, unsigned numWarps, unsigned blocksPerSM);
-
-/// The registers per thread the tiles tile-pipeline-loops carries one
-/// iteration ahead in `loop` take (the register estimate of each), on top of
-/// what the body keeps live; 0 where it loads nothing ahead.
-unsigned getPrefetchRegisters(scf::ForOp loop, unsigned numWarps,
-                              unsigned blocksPerSM);
+/// What tile-pipeline-loops makes of `loop` at `numWarps` warps and
+/// `blocksPerSM` blocks per SM.
+struct LoopPipelining {
+  /// The loop asks for two stages or more (`tile.num_stages`), and either
+  /// it loads operands of a `tile.dot` (which tilegpu-pipeline stages
+  /// through shared memory) or the pass loads some of its tiles one
+  /// iteration ahead, which it does only where they fit in registers
+  /// beside the body's tiles.
+  bool pipelined = false;
+  /// The registers per thread the tiles loaded ahead take (the register
+  /// estimate of each), on top of what the body keeps live; 0 where the
+  /// pass loads nothing ahead.
+  unsigned prefetchRegisters = 0;
+};
+LoopPipelining getLoopPipelining(scf::ForOp loop, unsigned numWarps,
+                                 unsigned blocksPerSM);
 
 } // namespace mlir::tile
 
