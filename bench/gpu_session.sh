@@ -142,7 +142,8 @@ for step in "$@"; do
     # --exhaust $I27_EXHAUST_<dtype>, into /tmp/o/$I27_NAME-<dtype>.jsonl
     # and its tunes exported to /tmp/o/$I27_NAME-<dtype>-tuned.txt; with
     # SWEEP_SUITE=1, the suite and bench/compare-compilers.sh (OLD_BUNDLE
-    # against the bundle) on the next GPU meanwhile.
+    # against the bundle) on the next GPU meanwhile (its parts
+    # $SUITE_PARTS, $SUITE_DIFFTEST random kernels, within $SUITE_SECONDS).
     gpu=0
     for dt in ${I27_DTYPES//,/ }; do
       exhaust_var=I27_EXHAUST_$dt
@@ -154,8 +155,9 @@ for step in "$@"; do
     done
     if [ -n "${SWEEP_SUITE:-}" ]; then
       ( export CUDA_VISIBLE_DEVICES=$gpu
-        OUT=$o/suite TILE_DIFFTEST_COUNT=300 TILE_DIFFTEST_SANITIZE=20 \
-          timeout 420 bash dist/tile-gpu/run-gpu-tests.sh tests sanitizer difftest > $o/suite-stdout.log 2>&1
+        OUT=$o/suite TILE_DIFFTEST_COUNT=${SUITE_DIFFTEST:-300} TILE_DIFFTEST_SANITIZE=20 \
+          timeout ${SUITE_SECONDS:-420} bash dist/tile-gpu/run-gpu-tests.sh ${SUITE_PARTS:-tests sanitizer difftest} \
+          > $o/suite-stdout.log 2>&1
         echo "suite rc=$?" >> $o/suite-stdout.log
         [ -n "${OLD_BUNDLE:-}" ] && timeout 120 bash bench/compare-compilers.sh $OLD_BUNDLE dist/tile-gpu \
           dist/tile-gpu/src/examples 3 > $o/compare-compilers.log 2>&1 ) &
