@@ -145,12 +145,14 @@ for step in "$@"; do
     # against the bundle) on the next GPU meanwhile (its parts
     # $SUITE_PARTS, $SUITE_DIFFTEST random kernels, within $SUITE_SECONDS).
     gpu=0
+    sweep_pids=()
     for dt in ${I27_DTYPES//,/ }; do
       exhaust_var=I27_EXHAUST_$dt
       CUDA_VISIBLE_DEVICES=$gpu TILE_BUNDLE_SRC=$PWD/dist/tile-gpu/src timeout ${I27_SECONDS:-560} \
         python3 bench/issue27_interleaved.py --dtypes $dt ${!exhaust_var:+--exhaust ${!exhaust_var}} \
         --export $o/${I27_NAME:-sweep}-$dt-tuned.txt --seconds ${I27_START_BEFORE:-480} \
         --work /tmp/tile-i27-$dt --out $o/${I27_NAME:-sweep}-$dt.jsonl > $o/${I27_NAME:-sweep}-$dt.log 2>&1 &
+      sweep_pids+=($!)
       gpu=$((gpu + 1))
     done
     if [ -n "${SWEEP_SUITE:-}" ]; then
@@ -161,8 +163,11 @@ for step in "$@"; do
         echo "suite rc=$?" >> $o/suite-stdout.log
         [ -n "${OLD_BUNDLE:-}" ] && timeout 120 bash bench/compare-compilers.sh $OLD_BUNDLE dist/tile-gpu \
           dist/tile-gpu/src/examples 3 > $o/compare-compilers.log 2>&1 ) &
+      sweep_pids+=($!)
     fi
-    wait
+    # Not a bare `wait`: that waits for the packer's endless loop too (run
+    # 54's first call sat in it until the device's limit).
+    wait "${sweep_pids[@]}"
     echo "sweep-parallel done" ;;
   i27-*)
     OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1
