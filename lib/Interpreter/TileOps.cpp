@@ -120,6 +120,84 @@ static Type getPointeeType(Value pointers) {
       .getPointeeType();
 }
 
+// A tensor descriptor is held as i64 values: the base's buffer and offset,
+// then the sizes, then the strides (in elements).
+static LogicalResult runMakeTensorDesc(Executor &executor,
+                                       MakeTensorDescOp op) {
+  TensorDescType type = op.getType();
+  unsigned rank = type.getRank();
+  int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  const Pointer &base = *executor.lookup(op.getBase()).getData<Pointer>();
+  if (base.offset * elementBytes % 16 != 0) {
+    executor.emitError(op) << "invalid tile.make_tensor_desc: the base is "
+                           << base.offset * elementBytes
+                           << " bytes into its buffer; a descriptor's base "
+                              "must be aligned to 16 bytes";
+    return failure();
+  }
+  RuntimeValue desc = RuntimeValue::allocate(DataType::I64, {2 + 2 * rank});
+  int64_t *fields = desc.getData<int64_t>();
+  fields[0] = base.buffer;
+  fields[1] = base.offset;
+  std::string broken = checkTensorDescValues(
+      op, [&](Value value) -> std::optional<int64_t> {
+        return executor.lookup(value).getInteger();
+      });
+  if (!broken.empty()) {
+    executor.emitError(op) << "invalid tile.make_tensor_desc: " << broken;
+    return failure();
+  }
+  for (unsigned d = 0; d < rank; ++d) {
+    fields[2 + d] = executor.lookup(op.getShape()[d]).getInteger();
+    fields[2 + rank + d] = executor.lookup(op.getStrides()[d]).getInteger();
+  }
+  executor.bind(op.getResult(), desc);
+  return success();
+}
+
+// The box at the offsets; lanes outside the tensor read as zero, and the
+// others are checked against the base's buffer as tile.load's are.
+static LogicalResult runDescLoad(Executor &executor, DescLoadOp op) {
+  TensorDescType type = op.getDesc().getType();
+  unsigned rank = type.getRank();
+  const int64_t *fields = executor.lookup(op.getDesc()).getData<int64_t>();
+  SmallVector<int64_t, 2> offsets;
+  for (Value offset : op.getOffsets())
+    offsets.push_back(executor.lookup(offset).getInteger());
+  DataType dataType = *getDataType(type.getElementType());
+  RuntimeValue result =
+      RuntimeValue::allocate(dataType, type.getBlockShape());
+  ArrayRef<int64_t> box = type.getBlockShape();
+  LogicalResult status = success();
+  dispatchBySize(getDataTypeSize(dataType), [&](auto tag) {
+    using T = decltype(tag);
+    T *out = result.getData<T>();
+    for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+      int64_t element = fields[1];
+      bool inside = true;
+      for (int64_t d = rank - 1, rest = i; d >= 0; --d) {
+        int64_t coordinate = offsets[d] + rest % box[d];
+        rest /= box[d];
+        inside = inside && coordinate >= 0 && coordinate < fields[2 + d];
+        element += coordinate * fields[2 + rank + d];
+      }
+      if (!inside)
+        continue;
+      uint8_t *address = getElementAddress(
+          executor, op, dataType, box, i, Pointer{element, fields[0]});
+      if (!address) {
+        status = failure();
+        return;
+      }
+      std::memcpy(&out[i], address, sizeof(T));
+    }
+  });
+  if (failed(status))
+    return failure();
+  executor.bind(op.getResult(), result);
+  return success();
+}
+
 static LogicalResult runLoad(Executor &executor, LoadOp op) {
   const RuntimeValue &pointers = executor.lookup(op.getPtr());
   const uint8_t *mask =
@@ -512,6 +590,14 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
   table.add<LoadOp>([](Executor &executor, Operation *op) -> LogicalResult {
     return runLoad(executor, cast<LoadOp>(op));
   });
+  table.add<MakeTensorDescOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        return runMakeTensorDesc(executor, cast<MakeTensorDescOp>(op));
+      });
+  table.add<DescLoadOp>(
+      [](Executor &executor, Operation *op) -> LogicalResult {
+        return runDescLoad(executor, cast<DescLoadOp>(op));
+      });
   table.add<StoreOp>([](Executor &executor, Operation *op) -> LogicalResult {
     return runStore(executor, cast<StoreOp>(op));
   });

@@ -2,7 +2,8 @@
 //
 // The stages, as tile-opt --tile-to-ptx --mlir-print-ir-after-all shows them:
 //
-//   tile        canonicalize, cse, tile-pipeline-loops
+//   tile        tile-expand-tensor-descs, canonicalize, cse,
+//               tile-pipeline-loops
 //   tilegpu     convert-tile-to-tilegpu, tilegpu-coalesce,
 //               tilegpu-remove-layout-conversions, tilegpu-pipeline,
 //               tilegpu-warpgroup-dot (sm_90a), tilegpu-split-dot,
@@ -63,6 +64,7 @@ static void useShortSharedPointers() {
 void tile::buildTileToLLVMPipeline(OpPassManager &pm,
                                    const TileToPTXOptions &options) {
   // tile
+  pm.addPass(createTileExpandTensorDescs());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   TilePipelineLoopsOptions pipelineOptions;

@@ -7,6 +7,7 @@
 #include "tile/Runtime/CostModel.h"
 
 #include "tile/Analysis/RegisterEstimate.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/PipelineLoops.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 #include "tile/Runtime/Compiler.h"
@@ -199,6 +200,18 @@ mlir::tile::estimateLaunch(const KernelSource &source,
                            llvm::ArrayRef<KernelArg> args, const GridSpec &grid,
                            const GpuModel &gpu, unsigned numWarps) {
   FuncOp kernel = source.getKernel();
+  // Descriptor loads are counted as the masked loads they become
+  // (tile-expand-tensor-descs), on a copy of the kernel.
+  OwningOpRef<ModuleOp> expanded;
+  if (kernel.walk([](DescLoadOp) { return WalkResult::interrupt(); })
+          .wasInterrupted()) {
+    expanded = ModuleOp::create(kernel.getLoc());
+    expanded->push_back(kernel.clone());
+    PassManager pm(kernel.getContext());
+    pm.addPass(createTileExpandTensorDescs());
+    if (succeeded(pm.run(*expanded)))
+      kernel = *expanded->getOps<FuncOp>().begin();
+  }
   LaunchEstimate estimate;
   CompileOptions compile;
   compile.numWarps = numWarps;

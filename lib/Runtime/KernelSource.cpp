@@ -12,6 +12,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -224,6 +225,36 @@ llvm::Error KernelSource::checkArgSpec(unsigned index,
 
 llvm::Error
 KernelSource::checkArgumentValues(llvm::ArrayRef<KernelArg> args) const {
+  // Tensor descriptors follow TMA's rules on every path the launch may take
+  // (tile/Dialect/Tile/IR/Tile.h, checkTensorDescValues).
+  MakeTensorDescOp brokenDesc;
+  std::string brokenRule;
+  kernel.walk([&](MakeTensorDescOp desc) {
+    brokenRule = checkTensorDescValues(
+        desc, [&](Value value) -> std::optional<int64_t> {
+          if (auto argument = dyn_cast<BlockArgument>(value)) {
+            unsigned index = argument.getArgNumber();
+            if (index >= args.size() || args[index].isBuffer() ||
+                isFloatDataType(args[index].getDataType()))
+              return std::nullopt;
+            return args[index].getScalar().getSExtValue();
+          }
+          llvm::APInt constant;
+          if (matchPattern(value, m_ConstantInt(&constant)))
+            return constant.getSExtValue();
+          return std::nullopt;
+        });
+    if (brokenRule.empty())
+      return WalkResult::advance();
+    brokenDesc = desc;
+    return WalkResult::interrupt();
+  });
+  if (brokenDesc) {
+    brokenDesc.emitOpError(brokenRule);
+    return llvm::make_error<DiagnosedError>(
+        "a launch argument breaks a rule of a tensor descriptor");
+  }
+
   for (auto [index, arg] : llvm::enumerate(args)) {
     if (index >= kernel.getNumArguments() || arg.isBuffer() ||
         isFloatDataType(arg.getDataType()))

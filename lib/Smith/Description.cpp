@@ -229,7 +229,8 @@ static const CutKind allCuts[] = {CutKind::None, CutKind::ColsBelow,
                                   CutKind::RowsBelow, CutKind::ColsFrom,
                                   CutKind::Diagonal};
 static const Addressing allAddressings[] = {
-    Addressing::Global, Addressing::Global64, Addressing::BlockBase};
+    Addressing::Global, Addressing::Global64, Addressing::BlockBase,
+    Addressing::Descriptor};
 static const UnaryFn allUnary[] = {
     UnaryFn::Neg,   UnaryFn::Abs,  UnaryFn::Exp,   UnaryFn::MathExp,
     UnaryFn::Exp2,  UnaryFn::Log,  UnaryFn::Log2,  UnaryFn::Log1p,

@@ -185,6 +185,8 @@ void Generator::chooseInputs() {
     if (rng.chance(0.2)) {
       // A second load of the buffer, masked differently.
       Op again = program.ops[load];
+      if (again.addressing == Addressing::Descriptor)
+        again.addressing = Addressing::Global;
       again.mask = chooseMask(shape);
       again.hasOther = again.mask >= 0 && again.hasOther;
       Range range = ranges[load];
@@ -212,6 +214,20 @@ int Generator::loadBuffer(Buffer buffer) {
   Shape shape = buffer.shape;
   buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
   buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
+  // Some loads of the block's tile go through a tensor descriptor, from the
+  // buffer laid out as TMA takes it.
+  bool descriptor = false;
+  if (shape == Shape::Tile && descriptorRng.chance(0.25)) {
+    Buffer aligned = buffer;
+    aligned.offset = 0;
+    aligned.columnMajor = false;
+    aligned.innerStride = 1;
+    aligned.alignRows = true;
+    if (fitsDescriptor(program, aligned)) {
+      buffer = aligned;
+      descriptor = true;
+    }
+  }
   program.buffers.push_back(buffer);
   Op op;
   op.kind = OpKind::Load;
@@ -229,6 +245,21 @@ int Generator::loadBuffer(Buffer buffer) {
         op.hasOther ? niceConstant(buffer.lo, buffer.hi, buffer.type) : 0;
     range.lo = std::min(range.lo, op.value);
     range.hi = std::max(range.hi, op.value);
+  }
+  if (descriptor) {
+    // The load masked to the data, with 'other' 0: the mask without a cut.
+    op.addressing = Addressing::Descriptor;
+    op.mask = -1;
+    for (auto [index, mask] : llvm::enumerate(program.masks))
+      if (mask.cut == CutKind::None)
+        op.mask = static_cast<int>(index);
+    if (op.mask < 0) {
+      program.masks.push_back(Mask{});
+      op.mask = static_cast<int>(program.masks.size() - 1);
+    }
+    op.hasOther = true;
+    op.value = 0;
+    range = Range{std::min(buffer.lo, 0.0), std::max(buffer.hi, 0.0), true, 0};
   }
   return add(op, range);
 }

@@ -84,7 +84,8 @@ public:
   /// Without `dots`, the program is drawn as if dotRng said no.
   explicit Generator(uint64_t seed, bool dots = true)
       : rng(seed), dotRng(seed ^ 0x9e3779b97f4a7c15),
-        atomicRng(seed ^ 0xbf58476d1ce4e5b9), dots(dots) {
+        atomicRng(seed ^ 0xbf58476d1ce4e5b9),
+        descriptorRng(seed ^ 0x94d049bb133111eb), dots(dots) {
     program.seed = seed;
   }
   Program generate();
@@ -200,6 +201,9 @@ private:
   /// own, so that the rest of a seed's program is what it was before
   /// tile.atomic_add.
   Random atomicRng;
+  /// Whether a load of the block's tile goes through a tensor descriptor:
+  /// likewise a stream of its own (tile.make_tensor_desc came later still).
+  Random descriptorRng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

@@ -106,6 +106,8 @@ private:
 
   // Memory.
   Value pointers(const Op &op);
+  /// The tensor descriptor of a load's buffer (Addressing::Descriptor).
+  Value descriptor(const Op &op);
   Value mask(int index, Shape shape);
 
   // Operations.

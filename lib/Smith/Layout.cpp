@@ -201,3 +201,28 @@ std::string smith::getGrid(const Program &program) {
   }
   llvm_unreachable("unknown grid kind");
 }
+
+bool smith::fitsDescriptor(const Program &program, const Buffer &buffer) {
+  int64_t bytes = 4;
+  switch (buffer.type) {
+  case ElementType::F16:
+  case ElementType::BF16:
+    bytes = 2;
+    break;
+  case ElementType::F32:
+  case ElementType::I32:
+    bytes = 4;
+    break;
+  case ElementType::I64:
+    bytes = 8;
+    break;
+  }
+  if (buffer.isOutput || buffer.shape != Shape::Tile || buffer.offset != 0 ||
+      buffer.columnMajor || buffer.innerStride != 1)
+    return false;
+  if (program.blockRows > 256 || program.blockCols > 256 ||
+      program.blockCols * bytes < 16)
+    return false;
+  return program.rank == 1 ||
+         getRowStride(program, buffer) * bytes % 16 == 0;
+}

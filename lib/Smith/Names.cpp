@@ -85,6 +85,8 @@ llvm::StringRef smith::getName(Addressing addressing) {
     return "global64";
   case Addressing::BlockBase:
     return "block_base";
+  case Addressing::Descriptor:
+    return "descriptor";
   }
   llvm_unreachable("unknown addressing");
 }

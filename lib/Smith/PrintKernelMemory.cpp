@@ -304,6 +304,8 @@ Value KernelPrinter::pointers(const Op &op) {
     offsets = sum(localRows, localCols, /*withOffset=*/false);
     break;
   }
+  case Addressing::Descriptor:
+    llvm_unreachable("a descriptor load has no pointers (descriptor())");
   }
 
   if (dims.empty())
@@ -326,6 +328,30 @@ Value KernelPrinter::pointers(const Op &op) {
                     getTypeText(dims, pointer) + ", " +
                     getTypeText(dims, offsetType),
                 "addptr:" + starts.name + ":" + offsets->name);
+}
+
+Value KernelPrinter::descriptor(const Op &op) {
+  const Buffer &buffer = p.buffers[op.buffer];
+  int b = op.buffer;
+  std::string element = getName(buffer.type).str();
+  std::string type = "!tile.tensor_desc<" +
+                     (p.rank == 2 ? std::to_string(p.blockRows) + "x" : "") +
+                     std::to_string(p.blockCols) + "x" + element + ">";
+  Value cols = argOrConst(ArgKind::Cols, 0, p.cols, p.sizesAreArgs);
+  std::string sizes = cols.name, strides = constI32(1).name;
+  if (p.rank == 2) {
+    sizes = argOrConst(ArgKind::Rows, 0, p.rows, p.sizesAreArgs).name + ", " +
+            sizes;
+    strides = argOrConst(ArgKind::RowStride, b, getRowStride(p, buffer),
+                         buffer.layoutIsArgs)
+                  .name +
+              ", " + strides;
+  }
+  return define("desc", {}, type, Top,
+                "tile.make_tensor_desc %" + args[b].name + ", [" + sizes +
+                    "], [" + strides + "] : !tile.ptr<" + element + "> -> " +
+                    type,
+                "desc:" + std::to_string(b));
 }
 
 Value KernelPrinter::mask(int index, Shape shape) {

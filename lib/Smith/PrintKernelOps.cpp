@@ -238,6 +238,21 @@ void KernelPrinter::emitOp(size_t index) {
   };
   switch (op.kind) {
   case OpKind::Load: {
+    if (op.addressing == Addressing::Descriptor) {
+      // Its mask is the data's bounds and 'other' 0, which the descriptor
+      // holds itself (Program.h).
+      Value desc = descriptor(op);
+      std::string offsets =
+          arith("muli", blockCol(), constI32(p.blockCols)).name;
+      if (p.rank == 2)
+        offsets =
+            arith("muli", blockRow(), constI32(p.blockRows)).name + ", " +
+            offsets;
+      result("tile.desc_load " + desc.name + "[" + offsets + "] : " +
+                 desc.element + " -> " + type,
+             element);
+      return;
+    }
     Value ptrs = pointers(op);
     std::string text = "tile.load " + ptrs.name;
     if (op.mask >= 0) {

@@ -130,6 +130,11 @@ enum class Addressing {
   /// A scalar pointer to the block's first element, plus the block-local
   /// offsets (Triton's row pointer, then `+ tl.arange`).
   BlockBase,
+  /// Loads of the block's tile only: a tile.make_tensor_desc of the buffer
+  /// (the data's rows and columns, its row stride) and a tile.desc_load of
+  /// the block, which reads 0 outside the data: the load masked to the data
+  /// with 'other' 0 (fitsDescriptor says which buffers it takes).
+  Descriptor,
 };
 
 /// Elementwise functions of one operand.
@@ -467,6 +472,12 @@ llvm::StringRef getName(Shape shape);
 llvm::StringRef getName(GridKind grid);
 llvm::StringRef getName(CutKind cut);
 llvm::StringRef getName(Addressing addressing);
+
+/// Whether loads of `buffer` may go through a tensor descriptor: the block's
+/// tile of an input laid out as TMA takes it (no offset, unit inner stride,
+/// rows a multiple of 16 bytes apart), in a box TMA can copy (dimensions of
+/// at most 256, the inner one at least 16 bytes).
+bool fitsDescriptor(const Program &program, const Buffer &buffer);
 llvm::StringRef getName(UnaryFn fn);
 llvm::StringRef getName(BinaryFn fn);
 llvm::StringRef getName(ReduceFn fn);

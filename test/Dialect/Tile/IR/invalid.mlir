@@ -826,3 +826,132 @@ tile.func @dot_integer(%f32: f32, %i32: i32) {
   %d = tile.dot %a, %a, %c : tensor<16x16xi32>, tensor<16x16xi32> -> tensor<16x16xf32>
   tile.return
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @below {{a tensor descriptor's box has 1 or 2 dimensions, not 3}}
+tile.func @desc_rank(%d: !tile.tensor_desc<2x2x8xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{box dimension 1 is 512; expected a power of two of at most 256 (TMA's limit)}}
+tile.func @desc_box_too_large(%d: !tile.tensor_desc<2x512xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{box dimension 0 is 3; expected a power of two of at most 256 (TMA's limit)}}
+tile.func @desc_box_not_pow2(%d: !tile.tensor_desc<3x8xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{the box's innermost dimension is 8 bytes; expected at least 16 (TMA's limit)}}
+tile.func @desc_inner_too_narrow(%d: !tile.tensor_desc<64x4xf16>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{pointee type 'f64' is not supported}}
+tile.func @desc_element(%d: !tile.tensor_desc<64xf64>) {
+  tile.return
+}
+
+// -----
+
+tile.func @desc_base_type(%a: !tile.ptr<f16>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{the base points to 'f16' but the descriptor holds 'f32'}}
+  %d = tile.make_tensor_desc %a, [%n], [%c1] : !tile.ptr<f16> -> !tile.tensor_desc<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_operand_count(%a: !tile.ptr<f32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{expected 2 sizes and 2 strides, one per dimension of the box; got 1 and 2}}
+  %d = tile.make_tensor_desc %a, [%n], [%n, %c1] : !tile.ptr<f32> -> !tile.tensor_desc<8x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_inner_stride(%a: !tile.ptr<f32>, %n: i32) {
+  // expected-error @below {{the innermost stride must be the constant 1}}
+  %d = tile.make_tensor_desc %a, [%n, %n], [%n, %n] : !tile.ptr<f32> -> !tile.tensor_desc<8x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_base_computed(%a: !tile.ptr<f32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  %b = tile.addptr %a, %n : !tile.ptr<f32>, i32
+  // expected-error @below {{the base must be an argument of the kernel: the runtime makes the descriptor before the launch}}
+  %d = tile.make_tensor_desc %b, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensor_desc<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_size_computed(%a: !tile.ptr<f32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  %pid = tile.program_id x : i32
+  // expected-error @below {{size 0 must be an argument of the kernel or a constant: the runtime makes the descriptor before the launch}}
+  %d = tile.make_tensor_desc %a, [%pid], [%c1] : !tile.ptr<f32> -> !tile.tensor_desc<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_stride_computed(%a: !tile.ptr<f32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  %s = arith.muli %n, %n : i32
+  // expected-error @below {{stride 0 must be an argument of the kernel or a constant: the runtime makes the descriptor before the launch}}
+  %d = tile.make_tensor_desc %a, [%n, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensor_desc<8x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_load_offsets(%a: !tile.ptr<f32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  %d = tile.make_tensor_desc %a, [%n, %n], [%n, %c1] : !tile.ptr<f32> -> !tile.tensor_desc<8x64xf32>
+  // expected-error @below {{expected 2 offsets, one per dimension of the box; got 1}}
+  %t = tile.desc_load %d[%n] : !tile.tensor_desc<8x64xf32> -> tensor<8x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_load_type(%a: !tile.ptr<f32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  %d = tile.make_tensor_desc %a, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensor_desc<64xf32>
+  // expected-error @below {{result type 'tensor<32xf32>' is not the descriptor's box, 'tensor<64xf32>'}}
+  %t = tile.desc_load %d[%n] : !tile.tensor_desc<64xf32> -> tensor<32xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_load_carried(%a: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %d = tile.make_tensor_desc %a, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensor_desc<64xf32>
+  scf.for %i = %c0 to %n step %c1 iter_args(%e = %d) -> (!tile.tensor_desc<64xf32>) : i32 {
+    // expected-error @below {{the descriptor must be a tile.make_tensor_desc of this kernel, not a value carried through a loop or a region's argument}}
+    %t = tile.desc_load %e[%i] : !tile.tensor_desc<64xf32> -> tensor<64xf32>
+    scf.yield %e : !tile.tensor_desc<64xf32>
+  }
+  tile.return
+}

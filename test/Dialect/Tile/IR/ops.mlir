@@ -107,6 +107,24 @@ tile.func @memory(%p: !tile.ptr<f32>, %q: !tile.ptr<bf16>, %c: i1) {
   tile.return
 }
 
+// CHECK-LABEL: tile.func @tensor_descs
+// CHECK-SAME: (%[[A:.*]]: !tile.ptr<bf16>, %[[M:.*]]: i32, %[[K:.*]]: i32, %[[S:.*]]: i32, %[[V:.*]]: !tile.ptr<i64>)
+tile.func @tensor_descs(%a: !tile.ptr<bf16>, %m: i32, %k: i32, %s: i32,
+                        %v: !tile.ptr<i64>) {
+  // CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+  %c1 = arith.constant 1 : i32
+  // CHECK: %[[D:.*]] = tile.make_tensor_desc %[[A]], [%[[M]], %[[K]]], [%[[S]], %[[ONE]]] : !tile.ptr<bf16> -> !tile.tensor_desc<128x64xbf16>
+  %d = tile.make_tensor_desc %a, [%m, %k], [%s, %c1]
+      : !tile.ptr<bf16> -> !tile.tensor_desc<128x64xbf16>
+  // CHECK: tile.desc_load %[[D]][%[[M]], %[[K]]] : !tile.tensor_desc<128x64xbf16> -> tensor<128x64xbf16>
+  %t = tile.desc_load %d[%m, %k] : !tile.tensor_desc<128x64xbf16> -> tensor<128x64xbf16>
+  // CHECK: %[[E:.*]] = tile.make_tensor_desc %[[V]], [%[[K]]], [%[[ONE]]] : !tile.ptr<i64> -> !tile.tensor_desc<2xi64>
+  %e = tile.make_tensor_desc %v, [%k], [%c1] : !tile.ptr<i64> -> !tile.tensor_desc<2xi64>
+  // CHECK: tile.desc_load %[[E]][%[[M]]] : !tile.tensor_desc<2xi64> -> tensor<2xi64>
+  %u = tile.desc_load %e[%m] : !tile.tensor_desc<2xi64> -> tensor<2xi64>
+  tile.return
+}
+
 // CHECK-LABEL: tile.func @compute
 tile.func @compute(%f: f32, %h: f16) {
   %x = tile.splat %f : f32 -> tensor<4x256xf32>

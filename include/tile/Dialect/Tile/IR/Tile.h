@@ -41,6 +41,14 @@ Type getSameShape(Type type, Type element);
 /// same shape for a tile of pointers; null for anything else.
 Type getPointeeShape(Type ptrLike);
 
+/// The first of TMA's rules that `desc` breaks with the values `valueOf`
+/// gives its sizes and strides (each size at least 1, each outer stride a
+/// positive multiple of 16 bytes), or an empty string. Operands whose value
+/// is unknown (nullopt) are not checked.
+std::string checkTensorDescValues(
+    MakeTensorDescOp desc,
+    llvm::function_ref<std::optional<int64_t>(Value)> valueOf);
+
 /// Replaces a `tile.cast` between different types by `arith.extf` or
 /// `arith.truncf` (or both, through f32, between f16 and bf16); one between
 /// equal types by its operand.

@@ -328,6 +328,64 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tile_MakeTensorDescOp
+    : Tile_Op<"make_tensor_desc", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Describes a strided tensor in global memory";
+  let description = [{
+    Triton's `tl.make_tensor_descriptor(base, shape, strides, block_shape)`:
+    the tensor of `shape` elements at `base` with `strides` (in elements,
+    one per dimension, outermost first), read a box of the result type's
+    `blockShape` at a time by `tile.desc_load`.
+
+    The innermost stride must be the constant 1. Every operand must be an
+    argument of the kernel or a constant, so that the descriptor is known
+    before the launch: on Hopper it becomes a TMA tensor map that the
+    runtime encodes on the host. Its rules are TMA's, checked before the
+    launch (and by the interpreter): `base` aligned to 16 bytes, each
+    outer stride a positive multiple of 16 bytes, each size positive.
+
+    ```mlir
+    %c1 = arith.constant 1 : i32
+    %da = tile.make_tensor_desc %a, [%M, %K], [%stride_am, %c1]
+        : !tile.ptr<f16> -> !tile.tensor_desc<64x32xf16>
+    ```
+  }];
+  let arguments = (ins Tile_Ptr:$base, Variadic<I32>:$shape,
+                       Variadic<I32>:$strides);
+  let results = (outs Tile_Desc:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:`
+    qualified(type($base)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescLoadOp : Tile_Op<"desc_load"> {
+  let summary = "Loads a box of a tensor through its descriptor";
+  let description = [{
+    Triton's `desc.load(offsets)`: the box of the descriptor's `blockShape`
+    whose first element is at `offsets` (one `i32` per dimension, in
+    elements, outermost first) in its tensor. Elements of the box outside
+    the tensor (a coordinate below 0 or not below its size) read as zero,
+    as TMA fills them; nothing outside the tensor is read. The descriptor
+    is a `tile.make_tensor_desc` of the same kernel (not carried through a
+    loop's arguments).
+
+    ```mlir
+    %a_tile = tile.desc_load %da[%row0, %k0]
+        : !tile.tensor_desc<64x32xf16> -> tensor<64x32xf16>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Desc, "", [MemRead]>:$desc,
+                       Variadic<I32>:$offsets);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` attr-dict `:` qualified(type($desc)) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_StoreOp : Tile_Op<"store"> {
   let summary = "Stores to global memory, optionally under a mask";
   let description = [{

@@ -38,6 +38,38 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
   ];
 }
 
+def Tile_TensorDescType : Tile_Type<"TensorDesc", "tensor_desc"> {
+  let summary = "A box of a strided tensor in global memory";
+  let description = [{
+    Describes a tensor in global memory (its base, the size of each
+    dimension and the stride of each, in elements) and the box of
+    `blockShape` elements that `tile.desc_load` reads from it at a given
+    position, as Triton's `tl.make_tensor_descriptor` and its
+    `desc.load`. Made by `tile.make_tensor_desc`.
+
+    The box is what Hopper's Tensor Memory Accelerator copies with one
+    instruction; its limits are TMA's: one or two dimensions (TMA has up to
+    five; `tile` takes two so far), each a power of two of at most 256
+    elements, the innermost at least 16 bytes. Element types: those of
+    `!tile.ptr`.
+
+    ```mlir
+    !tile.tensor_desc<64x32xf16>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$blockShape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The tile one `tile.desc_load` of this descriptor gives.
+    ::mlir::RankedTensorType getBlockType() const {
+      return ::mlir::RankedTensorType::get(getBlockShape(), getElementType());
+    }
+    unsigned getRank() const { return getBlockShape().size(); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Type constraints.
 //===----------------------------------------------------------------------===//
@@ -47,6 +79,8 @@ def Tile_Int : AnyTypeOf<[I1, I32, I64], "i1, i32 or i64">;
 def Tile_Offset : AnyTypeOf<[I32, I64], "i32 or i64">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
                     "pointer", "::mlir::tile::PointerType">;
+def Tile_Desc : Type<CPred<"::llvm::isa<::mlir::tile::TensorDescType>($_self)">,
+                     "tensor descriptor", "::mlir::tile::TensorDescType">;
 def Tile_Element : AnyTypeOf<[Tile_Float, Tile_Int, Tile_Ptr],
                              "tile element type">;
 

@@ -41,6 +41,31 @@ def TileSpecializeArguments
   ];
 }
 
+def TileExpandTensorDescs : Pass<"tile-expand-tensor-descs", "ModuleOp"> {
+  let summary = "Turn descriptor loads into masked loads of pointer tiles";
+  let description = [{
+    The portable lowering of `tile.desc_load`: each becomes the `tile.load`
+    a kernel would write by hand, with the box's coordinates from
+    `tile.range` plus the offsets, the pointers `base + sum(coordinate *
+    stride)` and a mask that is false outside the tensor, where the load
+    gives 0:
+
+    ```mlir
+    %d = tile.make_tensor_desc %x, [%m], [%c1]
+        : !tile.ptr<f32> -> !tile.tensor_desc<128xf32>
+    %t = tile.desc_load %d[%i] : !tile.tensor_desc<128xf32> -> tensor<128xf32>
+    ```
+
+    becomes a `tile.range 0, 128` plus `%i`, compared with `0` and `%m`,
+    added to `%x` and loaded under the mask with `other` 0 (the stride 1
+    multiplies nothing). `tile.make_tensor_desc`s left without uses are
+    erased. The later passes then treat it as any load: coalescing,
+    pipelining, `cp.async` staging for dots. It runs first in the
+    `tile-to-ptx` pipeline, so every chip takes this path until TMA's
+    lowering (issue 26) keeps descriptor loads on sm_90.
+  }];
+}
+
 def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
   let summary = "Load the next iteration's tiles while computing this one";
   let description = [{

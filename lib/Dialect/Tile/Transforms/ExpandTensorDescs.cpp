@@ -1,0 +1,123 @@
+//===- ExpandTensorDescs.cpp - Descriptor loads as masked loads ----------===//
+//
+// The portable lowering of tile.desc_load: the pointers and the mask a
+// kernel would write by hand for the same box, and a tile.load of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEEXPANDTENSORDESCS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// Builds the tiles of one box: each dimension's coordinates as a tile of
+/// the box's shape.
+struct BoxBuilder {
+  RewriterBase &rewriter;
+  Location loc;
+  ArrayRef<int64_t> box;
+
+  Value splat(Value scalar, Type element) {
+    return SplatOp::create(rewriter, loc, RankedTensorType::get(box, element),
+                           scalar);
+  }
+
+  /// A tile of dimension `d` only (size box[d]) repeated over the others.
+  Value spread(Value line, unsigned d) {
+    auto lineType = cast<RankedTensorType>(line.getType());
+    if (box.size() == 1)
+      return line;
+    SmallVector<int64_t, 2> shape(box.size(), 1);
+    shape[d] = box[d];
+    Value expanded = ExpandDimsOp::create(
+        rewriter, loc, RankedTensorType::get(shape, lineType.getElementType()),
+        line, d == 0 ? 1 : 0);
+    return BroadcastOp::create(
+        rewriter, loc, RankedTensorType::get(box, lineType.getElementType()),
+        expanded);
+  }
+};
+} // namespace
+
+/// Replaces `load` by a masked tile.load of the same box.
+static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
+                           RewriterBase &rewriter) {
+  rewriter.setInsertionPoint(load);
+  Location loc = load.getLoc();
+  TensorDescType type = desc.getType();
+  ArrayRef<int64_t> box = type.getBlockShape();
+  BoxBuilder build{rewriter, loc, box};
+  Type i32 = rewriter.getI32Type();
+  Value zero32 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+
+  Value offsets, mask;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    auto lineType = RankedTensorType::get({box[d]}, i32);
+    Value range = RangeOp::create(rewriter, loc, lineType, 0,
+                                  static_cast<int32_t>(box[d]));
+    Value start =
+        SplatOp::create(rewriter, loc, lineType, load.getOffsets()[d]);
+    Value coordinate = arith::AddIOp::create(rewriter, loc, range, start);
+    // Inside the tensor along d: 0 <= coordinate < size.
+    Value low = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, coordinate,
+        SplatOp::create(rewriter, loc, lineType, zero32));
+    Value high = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, coordinate,
+        SplatOp::create(rewriter, loc, lineType, desc.getShape()[d]));
+    Value inside = build.spread(
+        arith::AndIOp::create(rewriter, loc, low, high), d);
+    Value stride = desc.getStrides()[d];
+    Value scaled = matchPattern(stride, m_One())
+                       ? coordinate
+                       : arith::MulIOp::create(
+                             rewriter, loc, coordinate,
+                             SplatOp::create(rewriter, loc, lineType, stride))
+                             .getResult();
+    Value offset = build.spread(scaled, d);
+    offsets = offsets ? arith::AddIOp::create(rewriter, loc, offsets, offset)
+                            .getResult()
+                      : offset;
+    mask = mask ? arith::AndIOp::create(rewriter, loc, mask, inside).getResult()
+                : inside;
+  }
+
+  Value base = build.splat(desc.getBase(), desc.getBase().getType());
+  Value pointers =
+      AddPtrOp::create(rewriter, loc, base.getType(), base, offsets);
+  auto resultType = type.getBlockType();
+  Value zeros = arith::ConstantOp::create(
+      rewriter, loc, resultType, rewriter.getZeroAttr(resultType));
+  rewriter.replaceOpWithNewOp<LoadOp>(load, pointers, mask, zeros);
+}
+
+namespace {
+struct TileExpandTensorDescsPass
+    : tile::impl::TileExpandTensorDescsBase<TileExpandTensorDescsPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<DescLoadOp> loads;
+    getOperation().walk([&](DescLoadOp load) { loads.push_back(load); });
+    for (DescLoadOp load : loads)
+      expandDescLoad(load, load.getDesc().getDefiningOp<MakeTensorDescOp>(),
+                     rewriter);
+    getOperation().walk([&](MakeTensorDescOp desc) {
+      if (desc->use_empty())
+        rewriter.eraseOp(desc);
+    });
+  }
+};
+} // namespace
