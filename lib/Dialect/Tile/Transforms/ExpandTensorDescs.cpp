@@ -61,7 +61,15 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
   ArrayRef<int64_t> box = type.getBlockShape();
   BoxBuilder build{rewriter, loc, box};
   Type i32 = rewriter.getI32Type();
+  // The constants at the kernel's start, outside any loop.
+  auto kernel = load->getParentOfType<FuncOp>();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&kernel.getBody().front());
   Value zero32 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+  auto resultType = type.getBlockType();
+  Value zeros = arith::ConstantOp::create(rewriter, loc, resultType,
+                                          rewriter.getZeroAttr(resultType));
+  rewriter.setInsertionPoint(load);
 
   Value offsets, mask;
   for (unsigned d = 0; d < type.getRank(); ++d) {
@@ -98,9 +106,6 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
   Value base = build.splat(desc.getBase(), desc.getBase().getType());
   Value pointers =
       AddPtrOp::create(rewriter, loc, base.getType(), base, offsets);
-  auto resultType = type.getBlockType();
-  Value zeros = arith::ConstantOp::create(
-      rewriter, loc, resultType, rewriter.getZeroAttr(resultType));
   rewriter.replaceOpWithNewOp<LoadOp>(load, pointers, mask, zeros);
 }
 

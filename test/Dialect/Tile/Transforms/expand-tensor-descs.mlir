@@ -7,6 +7,7 @@
 // CHECK-LABEL: tile.func @box_2d
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<f16>, %[[M:.*]]: i32, %[[K:.*]]: i32, %[[S:.*]]: i32, %[[R:.*]]: i32, %[[C:.*]]: i32)
 // CHECK-NOT: tile.make_tensor_desc
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x32xf16>
 // CHECK: %[[ROWS:.*]] = tile.range 0, 64 : tensor<64xi32>
 // CHECK: %[[R_T:.*]] = tile.splat %[[R]] : i32 -> tensor<64xi32>
 // CHECK: %[[ROW:.*]] = arith.addi %[[ROWS]], %[[R_T]] : tensor<64xi32>
@@ -28,7 +29,6 @@
 // CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<64x32xi1>
 // CHECK: %[[BASE:.*]] = tile.splat %[[X]] : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
 // CHECK: %[[PTRS:.*]] = tile.addptr %[[BASE]], %[[OFFSETS]]
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x32xf16>
 // CHECK: %[[V:.*]] = tile.load %[[PTRS]], %[[MASK]], %[[ZERO]] : tensor<64x32x!tile.ptr<f16>>
 // CHECK: tile.store %{{.*}}, %[[V]]
 tile.func @box_2d(%x: !tile.ptr<f16>, %m: i32, %k: i32, %stride: i32,
@@ -43,9 +43,11 @@ tile.func @box_2d(%x: !tile.ptr<f16>, %m: i32, %k: i32, %stride: i32,
 }
 
 // A 1-D box in a loop: the addresses are built where the load was, from
-// the loop's offset.
+// the loop's offset; the zeros the load gives outside the tensor are made
+// before the loop.
 // CHECK-LABEL: tile.func @box_1d_loop
 // CHECK-NOT: tile.make_tensor_desc
+// CHECK: arith.constant dense<0.000000e+00> : tensor<128xf32>
 // CHECK: scf.for %[[I:[^ ]*]] =
 // CHECK: tile.range 0, 128 : tensor<128xi32>
 // CHECK: tile.splat %[[I]] : i32 -> tensor<128xi32>
