@@ -139,8 +139,8 @@ static LogicalResult runMakeTensorDesc(Executor &executor,
   int64_t *fields = desc.getData<int64_t>();
   fields[0] = base.buffer;
   fields[1] = base.offset;
-  std::string broken = checkTensorDescValues(
-      op, [&](Value value) -> std::optional<int64_t> {
+  std::string broken =
+      checkTensorDescValues(op, [&](Value value) -> std::optional<int64_t> {
         return executor.lookup(value).getInteger();
       });
   if (!broken.empty()) {
@@ -165,8 +165,7 @@ static LogicalResult runDescLoad(Executor &executor, DescLoadOp op) {
   for (Value offset : op.getOffsets())
     offsets.push_back(executor.lookup(offset).getInteger());
   DataType dataType = *getDataType(type.getElementType());
-  RuntimeValue result =
-      RuntimeValue::allocate(dataType, type.getBlockShape());
+  RuntimeValue result = RuntimeValue::allocate(dataType, type.getBlockShape());
   ArrayRef<int64_t> box = type.getBlockShape();
   LogicalResult status = success();
   dispatchBySize(getDataTypeSize(dataType), [&](auto tag) {
@@ -183,8 +182,8 @@ static LogicalResult runDescLoad(Executor &executor, DescLoadOp op) {
       }
       if (!inside)
         continue;
-      uint8_t *address = getElementAddress(
-          executor, op, dataType, box, i, Pointer{element, fields[0]});
+      uint8_t *address = getElementAddress(executor, op, dataType, box, i,
+                                           Pointer{element, fields[0]});
       if (!address) {
         status = failure();
         return;
@@ -594,10 +593,9 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
       [](Executor &executor, Operation *op) -> LogicalResult {
         return runMakeTensorDesc(executor, cast<MakeTensorDescOp>(op));
       });
-  table.add<DescLoadOp>(
-      [](Executor &executor, Operation *op) -> LogicalResult {
-        return runDescLoad(executor, cast<DescLoadOp>(op));
-      });
+  table.add<DescLoadOp>([](Executor &executor, Operation *op) -> LogicalResult {
+    return runDescLoad(executor, cast<DescLoadOp>(op));
+  });
   table.add<StoreOp>([](Executor &executor, Operation *op) -> LogicalResult {
     return runStore(executor, cast<StoreOp>(op));
   });

@@ -12,8 +12,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
@@ -230,8 +230,8 @@ KernelSource::checkArgumentValues(llvm::ArrayRef<KernelArg> args) const {
   MakeTensorDescOp brokenDesc;
   std::string brokenRule;
   kernel.walk([&](MakeTensorDescOp desc) {
-    brokenRule = checkTensorDescValues(
-        desc, [&](Value value) -> std::optional<int64_t> {
+    brokenRule =
+        checkTensorDescValues(desc, [&](Value value) -> std::optional<int64_t> {
           if (auto argument = dyn_cast<BlockArgument>(value)) {
             unsigned index = argument.getArgNumber();
             if (index >= args.size() || args[index].isBuffer() ||

@@ -223,6 +223,5 @@ bool smith::fitsDescriptor(const Program &program, const Buffer &buffer) {
   if (program.blockRows > 256 || program.blockCols > 256 ||
       program.blockCols * bytes < 16)
     return false;
-  return program.rank == 1 ||
-         getRowStride(program, buffer) * bytes % 16 == 0;
+  return program.rank == 1 || getRowStride(program, buffer) * bytes % 16 == 0;
 }

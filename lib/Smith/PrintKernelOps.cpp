@@ -245,11 +245,10 @@ void KernelPrinter::emitOp(size_t index) {
       std::string offsets =
           arith("muli", blockCol(), constI32(p.blockCols)).name;
       if (p.rank == 2)
-        offsets =
-            arith("muli", blockRow(), constI32(p.blockRows)).name + ", " +
-            offsets;
-      result("tile.desc_load " + desc.name + "[" + offsets + "] : " +
-                 desc.element + " -> " + type,
+        offsets = arith("muli", blockRow(), constI32(p.blockRows)).name + ", " +
+                  offsets;
+      result("tile.desc_load " + desc.name + "[" + offsets +
+                 "] : " + desc.element + " -> " + type,
              element);
       return;
     }

@@ -86,8 +86,8 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
     Value high = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::slt, coordinate,
         SplatOp::create(rewriter, loc, lineType, desc.getShape()[d]));
-    Value inside = build.spread(
-        arith::AndIOp::create(rewriter, loc, low, high), d);
+    Value inside =
+        build.spread(arith::AndIOp::create(rewriter, loc, low, high), d);
     Value stride = desc.getStrides()[d];
     Value scaled = matchPattern(stride, m_One())
                        ? coordinate
@@ -96,9 +96,10 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
                              SplatOp::create(rewriter, loc, lineType, stride))
                              .getResult();
     Value offset = build.spread(scaled, d);
-    offsets = offsets ? arith::AddIOp::create(rewriter, loc, offsets, offset)
-                            .getResult()
-                      : offset;
+    offsets =
+        offsets
+            ? arith::AddIOp::create(rewriter, loc, offsets, offset).getResult()
+            : offset;
     mask = mask ? arith::AndIOp::create(rewriter, loc, mask, inside).getResult()
                 : inside;
   }
