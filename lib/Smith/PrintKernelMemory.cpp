@@ -337,7 +337,10 @@ Value KernelPrinter::descriptor(const Op &op) {
   std::string type = "!tile.tensor_desc<" +
                      (p.rank == 2 ? std::to_string(p.blockRows) + "x" : "") +
                      std::to_string(p.blockCols) + "x" + element + ">";
-  Value cols = argOrConst(ArgKind::Cols, 0, p.cols, p.sizesAreArgs);
+  // A phase-1 buffer holds the first column block only (Layout.cpp).
+  Value cols = buffer.phase == 1
+                   ? constI32(std::min(p.cols, p.blockCols))
+                   : argOrConst(ArgKind::Cols, 0, p.cols, p.sizesAreArgs);
   std::string sizes = cols.name, strides = constI32(1).name;
   if (p.rank == 2) {
     sizes = argOrConst(ArgKind::Rows, 0, p.rows, p.sizesAreArgs).name + ", " +

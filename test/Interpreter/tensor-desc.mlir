@@ -65,3 +65,10 @@ tile.func @boxes(%out: !tile.ptr<f32>, %x: !tile.ptr<f32>, %m: i32, %n: i32,
 // RUN:   --arg 'f32[10x12]=zeros' --arg i32=20 --arg i32=10 --arg i32=12 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BUFFER
 // BUFFER: error: out-of-bounds tile.desc_load: buffer 1 (f32[10x12]) has 120 elements, lane (
+
+// A tensor whose last element lies 2^31 or more elements past its base:
+// descriptor loads use 32-bit offsets (19 x 2^27 + 9 = 2550136841).
+// RUN: not tile-run %s --kernel boxes --grid 1 --arg 'f32[1x16x8]=zeros' \
+// RUN:   --arg 'f32[20x12]=zeros' --arg i32=20 --arg i32=10 --arg i32=134217728 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EXTENT
+// EXTENT: error: 'tile.make_tensor_desc' op the tensor's last element is 2550136841 elements past its base; descriptor loads reach at most 2^31 - 1 (32-bit offsets)

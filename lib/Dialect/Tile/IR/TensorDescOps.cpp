@@ -9,6 +9,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -17,7 +19,8 @@ using namespace mlir::tile;
 static bool isKnownBeforeLaunch(Value value) {
   if (auto argument = dyn_cast<BlockArgument>(value))
     return isa<FuncOp>(argument.getOwner()->getParentOp());
-  return matchPattern(value, m_Constant());
+  llvm::APInt constant;
+  return matchPattern(value, m_ConstantInt(&constant));
 }
 
 LogicalResult MakeTensorDescOp::verify() {
@@ -35,6 +38,12 @@ LogicalResult MakeTensorDescOp::verify() {
            << getShape().size() << " and " << getStrides().size();
   if (!matchPattern(getStrides().back(), m_One()))
     return emitOpError("the innermost stride must be the constant 1");
+  for (Operation *user : getResult().getUsers())
+    if (!isa<DescLoadOp>(user))
+      return emitOpError("is used by '")
+             << user->getName()
+             << "'; a descriptor is only read by tile.desc_load, not carried "
+                "through loops, branches or selects";
   if (!isKnownBeforeLaunch(getBase()))
     return emitOpError("the base must be an argument of the kernel: the "
                        "runtime makes the descriptor before the launch");
@@ -87,5 +96,20 @@ std::string mlir::tile::checkTensorDescValues(
          << " bytes); expected a positive multiple of 16 bytes";
       return message;
     }
+  // Descriptor loads address their elements with 32-bit offsets from the
+  // base (tile-expand-tensor-descs): the last element must be within reach.
+  // Sizes and strides are i32 and positive here, so the sum fits in 64 bits.
+  int64_t last = 0;
+  for (auto [size, stride] : llvm::zip(desc.getShape(), desc.getStrides())) {
+    std::optional<int64_t> sizeValue = valueOf(size);
+    std::optional<int64_t> strideValue = valueOf(stride);
+    if (!sizeValue || !strideValue)
+      return message;
+    last += (*sizeValue - 1) * *strideValue;
+  }
+  if (last > std::numeric_limits<int32_t>::max())
+    os << "the tensor's last element is " << last
+       << " elements past its base; descriptor loads reach at most 2^31 - 1 "
+          "(32-bit offsets)";
   return message;
 }

@@ -944,14 +944,32 @@ tile.func @desc_load_type(%a: !tile.ptr<f32>, %n: i32) {
 
 // -----
 
-tile.func @desc_load_carried(%a: !tile.ptr<f32>, %n: i32) {
+tile.func @desc_load_not_made(%a: !tile.ptr<f32>, %n: i32) {
+  %d = builtin.unrealized_conversion_cast %n : i32 to !tile.tensor_desc<64xf32>
+  // expected-error @below {{the descriptor must be a tile.make_tensor_desc of this kernel, not a value carried through a loop or a region's argument}}
+  %t = tile.desc_load %d[%n] : !tile.tensor_desc<64xf32> -> tensor<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @desc_carried_through_loop(%a: !tile.ptr<f32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
+  // expected-error @below {{is used by 'scf.for'; a descriptor is only read by tile.desc_load, not carried through loops, branches or selects}}
   %d = tile.make_tensor_desc %a, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensor_desc<64xf32>
-  scf.for %i = %c0 to %n step %c1 iter_args(%e = %d) -> (!tile.tensor_desc<64xf32>) : i32 {
-    // expected-error @below {{the descriptor must be a tile.make_tensor_desc of this kernel, not a value carried through a loop or a region's argument}}
-    %t = tile.desc_load %e[%i] : !tile.tensor_desc<64xf32> -> tensor<64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%e = %d) -> (!tile.tensor_desc<64xf32>) : i32 {
     scf.yield %e : !tile.tensor_desc<64xf32>
   }
+  tile.return
+}
+
+// -----
+
+tile.func @desc_size_undef(%a: !tile.ptr<f32>) {
+  %c1 = arith.constant 1 : i32
+  %u = llvm.mlir.undef : i32
+  // expected-error @below {{size 0 must be an argument of the kernel or a constant}}
+  %d = tile.make_tensor_desc %a, [%u], [%c1] : !tile.ptr<f32> -> !tile.tensor_desc<64xf32>
   tile.return
 }

@@ -6,8 +6,8 @@
 // gives 0 outside the tensor, and the descriptor is gone.
 // CHECK-LABEL: tile.func @box_2d
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<f16>, %[[M:.*]]: i32, %[[K:.*]]: i32, %[[S:.*]]: i32, %[[R:.*]]: i32, %[[C:.*]]: i32)
-// CHECK-NOT: tile.make_tensor_desc
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x32xf16>
+// CHECK-NOT: tile.make_tensor_desc
 // CHECK: %[[ROWS:.*]] = tile.range 0, 64 : tensor<64xi32>
 // CHECK: %[[R_T:.*]] = tile.splat %[[R]] : i32 -> tensor<64xi32>
 // CHECK: %[[ROW:.*]] = arith.addi %[[ROWS]], %[[R_T]] : tensor<64xi32>
@@ -30,6 +30,7 @@
 // CHECK: %[[BASE:.*]] = tile.splat %[[X]] : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
 // CHECK: %[[PTRS:.*]] = tile.addptr %[[BASE]], %[[OFFSETS]]
 // CHECK: %[[V:.*]] = tile.load %[[PTRS]], %[[MASK]], %[[ZERO]] : tensor<64x32x!tile.ptr<f16>>
+// CHECK-NOT: tile.make_tensor_desc
 // CHECK: tile.store %{{.*}}, %[[V]]
 tile.func @box_2d(%x: !tile.ptr<f16>, %m: i32, %k: i32, %stride: i32,
                   %r: i32, %c: i32) {
@@ -46,12 +47,16 @@ tile.func @box_2d(%x: !tile.ptr<f16>, %m: i32, %k: i32, %stride: i32,
 // the loop's offset; the zeros the load gives outside the tensor are made
 // before the loop.
 // CHECK-LABEL: tile.func @box_1d_loop
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<128xf32>
 // CHECK-NOT: tile.make_tensor_desc
-// CHECK: arith.constant dense<0.000000e+00> : tensor<128xf32>
 // CHECK: scf.for %[[I:[^ ]*]] =
+// CHECK-NOT: arith.constant
 // CHECK: tile.range 0, 128 : tensor<128xi32>
 // CHECK: tile.splat %[[I]] : i32 -> tensor<128xi32>
-// CHECK: tile.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>
+// CHECK: tile.load %{{.*}}, %{{.*}}, %[[Z]] : tensor<128x!tile.ptr<f32>>
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.return
 tile.func @box_1d_loop(%x: !tile.ptr<f32>, %n: i32, %out: !tile.ptr<f32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
