@@ -73,8 +73,11 @@ done
 cp -r "$root/examples" "$dist/src/"
 cp "$root/test/lit.cfg.py" "$dist/src/test/"
 cp -r "$root/test/cuda" "$dist/src/test/"
-# The kernels some GPU tests share with the interpreter's (atomic-add.test).
+# The kernels some GPU tests share with the interpreter's (atomic-add.test)
+# and the pipeline's (tensor-desc.test).
 cp -r "$root/test/Interpreter" "$dist/src/test/"
+mkdir -p "$dist/src/test/Pipelines"
+cp -r "$root/test/Pipelines/Inputs" "$dist/src/test/Pipelines/"
 cp "$root/utils/reference.py" "$root/utils/difftest.py" \
   "$root/utils/tile_smith_ref.py" "$root/utils/tile_smith_dot.py" \
   "$dist/src/utils/"
