@@ -145,6 +145,23 @@ specialize(const tile_kernel &kernel, const KernelSource &source,
           "aligned to " + llvm::Twine(promise.getInt()) + " bytes");
     divisibility = alignment > 1 ? alignment : 0;
   }
+  // The base of a tensor descriptor is 16-byte aligned, whatever the kernel
+  // promises of its argument (TMA's rule, the op's on every chip).
+  std::string misaligned;
+  source.getKernel().walk([&](MakeTensorDescOp desc) {
+    auto base = dyn_cast<BlockArgument>(desc.getBase());
+    if (!base || !misaligned.empty())
+      return;
+    unsigned index = base.getArgNumber();
+    if (!args[index].is_buffer || getAlignment(args[index].value) >= 16)
+      return;
+    misaligned = describeArgument(kernel, index) + " is at address " +
+                 llvm::utohexstr(args[index].value, /*LowerCase=*/true) +
+                 ", but it is the base of a tensor descriptor "
+                 "(tile.make_tensor_desc), which must be aligned to 16 bytes";
+  });
+  if (!misaligned.empty())
+    return llvm::createStringError(misaligned);
   return specialization;
 }
 

@@ -332,6 +332,22 @@ static int runCompile(void) {
   expectError("a bad chip",
               tile_kernel_compile(kernel, "gfx90a", 0, NULL, 0, &binary, &size));
   tile_kernel_destroy(kernel);
+  /* A tensor descriptor's base must be 16-byte aligned, though its kernel
+   * promises nothing of the argument (test/Interpreter/tensor-desc.mlir). */
+  tile_kernel *boxes = load("../test/Interpreter/tensor-desc.mlir", NULL, 0);
+  int64_t outShape[3] = {4, 16, 8}, xShape[2] = {20, 12};
+  tile_arg boxArgs[5] = {buffer(TILE_DTYPE_F32, 0x10000, outShape, 3),
+                         buffer(TILE_DTYPE_F32, 0x20008, xShape, 2), i32(20),
+                         i32(10), i32(12)};
+  expectError("a misaligned descriptor base",
+              tile_kernel_compile(boxes, "sm_90", 0, boxArgs, 5, &binary,
+                                  &size));
+  boxArgs[1].value = 0x20010;
+  check("tile_kernel_compile",
+        tile_kernel_compile(boxes, "sm_90", 0, boxArgs, 5, &binary, &size));
+  printf("an aligned descriptor base: PTX of %s\n",
+         strstr(binary, ".entry boxes") ? "boxes" : "NO ENTRY");
+  tile_kernel_destroy(boxes);
   return 0;
 }
 

@@ -340,11 +340,9 @@ def Tile_MakeTensorDescOp
     The innermost stride must be the constant 1. Every operand must be an
     argument of the kernel or a constant, so that the descriptor is known
     before the launch: on Hopper it becomes a TMA tensor map that the
-    runtime encodes on the host. Its rules are TMA's: `base` aligned to 16
-    bytes (not yet checked for a pointer a C API caller passes: the
-    portable lowering does not need it, TMA's will check it), and, checked
-    before every launch, each outer stride a positive multiple of 16 bytes,
-    each size positive, and
+    runtime encodes on the host. Its rules are TMA's, checked before every
+    launch: `base` aligned to 16 bytes, each outer stride a positive
+    multiple of 16 bytes, each size positive, and
     the tensor's last element at most 2^31 - 1 elements past `base`, since
     descriptor loads are lowered with 32-bit offsets. The descriptor is
     only read by `tile.desc_load`s, not carried through loops, branches or
