@@ -16,6 +16,8 @@
 #   tuning-cache   tools/tile-fuzz-tuning-cache: tuning-cache entries
 #   tuning-database tools/tile-fuzz-tuning-database: tuning databases
 #                  (--tune-import, the shipped ones)
+#   tensor-maps     tools/tile-fuzz-tensor-maps: the tensor map recipes of
+#                  a loaded kernel (<kernel>_tensor_maps)
 # The host side's targets are seeded from tools/tile-fuzz-NAME/corpus.
 #
 # Builds the targets with clang, AddressSanitizer and UndefinedBehaviorSanitizer
@@ -30,7 +32,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-all=(compiler npy args grid preprocessor compile-cache tuning-cache tuning-database)
+all=(compiler npy args grid preprocessor compile-cache tuning-cache tuning-database tensor-maps)
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...] [-- LIBFUZZER_FLAG...]" >&2
   echo "targets: ${all[*]}" >&2

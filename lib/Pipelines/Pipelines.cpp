@@ -64,7 +64,9 @@ static void useShortSharedPointers() {
 void tile::buildTileToLLVMPipeline(OpPassManager &pm,
                                    const TileToPTXOptions &options) {
   // tile
-  pm.addPass(createTileExpandTensorDescs());
+  TileExpandTensorDescsOptions expandOptions;
+  expandOptions.tma = options.tma && options.chip == "sm_90a";
+  pm.addPass(createTileExpandTensorDescs(expandOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   TilePipelineLoopsOptions pipelineOptions;

@@ -242,6 +242,8 @@ mlir::tile::compileKernel(FuncOp kernel,
   add(std::to_string(options.numWarps));
   add(std::to_string(options.optLevel));
   add(options.lineInfo ? "line-info" : "no-line-info");
+  if (options.tma)
+    add("tma");
   add(getExtension(options.format));
   if (options.format == OutputFormat::Cubin)
     add(options.cudaPath);
@@ -295,6 +297,7 @@ mlir::tile::compileKernel(FuncOp kernel,
   pipeline.numWarps = options.numWarps;
   pipeline.optLevel = options.optLevel;
   pipeline.lineInfo = options.lineInfo;
+  pipeline.tma = options.tma;
   pipeline.format = options.format;
   pipeline.cudaPath = options.cudaPath;
   buildTileToPTXPipeline(pm, pipeline);

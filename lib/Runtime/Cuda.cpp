@@ -11,6 +11,7 @@
 #include "tile/Conversion/KernelABI.h"
 
 #include "CudaDriver.h"
+#include "tile/Runtime/TensorMap.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -359,6 +360,37 @@ CudaModule::getFunction(llvm::StringRef name) const {
                   function.maxThreadsPerBlock))))
     return std::move(err);
 
+  // Its tensor maps' recipes, where it takes any.
+  std::string mapsName = nameString + kTensorMapsSuffix.str();
+  CUdeviceptr mapsAddress = 0;
+  size_t mapsBytes = 0;
+  result =
+      driver.cuModuleGetGlobal(&mapsAddress, &mapsBytes,
+                               static_cast<CUmodule>(module), mapsName.c_str());
+  if (result != CUDA_ERROR_NOT_FOUND) {
+    if (llvm::Error err = driver.check(result, "cuModuleGetGlobal"))
+      return std::move(err);
+    // At most the recipes of 64 maps (TensorMapRecipe.cpp's bound).
+    constexpr size_t kMaxBytes = 4 * (2 + 64 * kTensorMapWords);
+    if (mapsBytes % 4 != 0 || mapsBytes > kMaxBytes)
+      return llvm::createStringError(
+          "kernel '" + name + "' declares its tensor maps in a global of " +
+          llvm::Twine(mapsBytes) +
+          " bytes; expected whole 32-bit words, at "
+          "most " +
+          llvm::Twine(kMaxBytes) + " bytes");
+    std::vector<int32_t> words(mapsBytes / 4);
+    if (llvm::Error err = driver.check(
+            driver.cuMemcpyDtoH(words.data(), mapsAddress, mapsBytes),
+            "cuMemcpyDtoH"))
+      return std::move(err);
+    llvm::Expected<std::vector<TensorMapRecipe>> recipes =
+        parseTensorMapRecipes(words, name);
+    if (!recipes)
+      return recipes.takeError();
+    function.tensorMaps = std::move(*recipes);
+  }
+
   // Dynamic shared memory, where the kernel declares it.
   std::string sizeName = nameString + kDynamicSharedSuffix.str();
   CUdeviceptr sizeAddress = 0;
@@ -480,7 +512,8 @@ llvm::Error CudaFunction::checkParameters(size_t count) const {
   const CudaDriver &driver = loadedDriver();
   if (!driver.cuFuncGetParamInfo)
     return llvm::Error::success();
-  for (size_t index = 0; index < count; ++index) {
+  for (size_t index = 0, all = count + tensorMaps.size(); index < all;
+       ++index) {
     size_t offset = 0, size = 0;
     CUresult result = driver.cuFuncGetParamInfo(static_cast<CUfunction>(handle),
                                                 index, &offset, &size);
@@ -491,6 +524,16 @@ llvm::Error CudaFunction::checkParameters(size_t count) const {
           llvm::Twine(count));
     if (llvm::Error err = driver.check(result, "cuFuncGetParamInfo"))
       return err;
+    if (index >= count) {
+      if (size != sizeof(TensorMap))
+        return llvm::createStringError("parameter " + llvm::Twine(index) +
+                                       " of the compiled @" + name + " has " +
+                                       llvm::Twine(size) +
+                                       " bytes; its module says it is a "
+                                       "tensor map, of " +
+                                       llvm::Twine(sizeof(TensorMap)));
+      continue;
+    }
     if (size > sizeof(uint64_t))
       return llvm::createStringError(
           "parameter " + llvm::Twine(index) + " of the compiled @" + name +
@@ -524,6 +567,30 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
           " programs along " + llvm::Twine("xyz"[axis]) + ": " + info.name +
           " takes 1 to " + llvm::Twine(info.maxGridSize[axis]));
   const CudaDriver &driver = loadedDriver();
+  // The tensor maps of its TMA copies, made from this launch's arguments
+  // and passed after them (the driver copies the parameters at the call).
+  std::vector<TensorMap> maps;
+  llvm::SmallVector<void *> withMaps;
+  if (!function.tensorMaps.empty()) {
+    maps.reserve(function.tensorMaps.size());
+    for (const TensorMapRecipe &recipe : function.tensorMaps) {
+      llvm::Expected<TensorMapSpec> spec = getTensorMapSpec(
+          recipe, params, function.name, info.computeCapabilityMajor,
+          info.computeCapabilityMinor);
+      if (!spec)
+        return llvm::createStringError("cannot launch " + kernel() + ": " +
+                                       llvm::toString(spec.takeError()));
+      llvm::Expected<TensorMap> map = encodeTensorMap(device, *spec);
+      if (!map)
+        return llvm::createStringError("cannot launch " + kernel() + ": " +
+                                       llvm::toString(map.takeError()));
+      maps.push_back(*map);
+    }
+    withMaps.assign(params.begin(), params.end());
+    for (TensorMap &map : maps)
+      withMaps.push_back(&map);
+    params = withMaps;
+  }
   if (function.clusterSize > 1) {
     if (grid[0] % function.clusterSize)
       return llvm::createStringError(

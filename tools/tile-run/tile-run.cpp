@@ -96,6 +96,11 @@ static cl::opt<std::string>
     chipOption("chip",
                cl::desc("The GPU to compile for (default: the GPU's own)"),
                cl::value_desc("sm_XY"), cl::cat(cudaCategory));
+static cl::opt<bool> tmaOption(
+    "tma",
+    cl::desc("On sm_90a, copy the tiles of descriptor loads that feed a dot "
+             "with TMA (the launch makes the tensor maps)"),
+    cl::cat(cudaCategory));
 static cl::opt<bool>
     checkOption("check",
                 cl::desc("Compare every buffer with the CPU interpreter's"),
@@ -214,6 +219,7 @@ template <typename T> static std::optional<T> given(const cl::opt<T> &option) {
 static int emitCode(KernelSource &source, llvm::ArrayRef<ArgSpec> specs) {
   CompileOptions options;
   options.numWarps = numWarpsOption;
+  options.tma = tmaOption;
   options.cudaPath = cudaPath;
   options.format =
       emitOption == Emit::Cubin ? OutputFormat::Cubin : OutputFormat::PTX;
@@ -346,6 +352,7 @@ int main(int argc, char **argv) {
   options.device = deviceOption;
   options.compile.chip = chipOption;
   options.compile.numWarps = numWarpsOption;
+  options.compile.tma = tmaOption;
   options.compile.cudaPath = cudaPath;
   options.compile.cacheDir = noCache ? "" : getDefaultCacheDir();
   options.binaryFile = ptxOption;

@@ -1,8 +1,9 @@
 //===- KernelABI.h - What a compiled kernel tells its launcher --*- C++ -*-===//
 //
 // Beyond its parameters, a kernel the compiler emits tells the runtime that
-// launches it (lib/Runtime/Cuda.cpp) one thing through a symbol of its
-// module: how much dynamic shared memory it needs.
+// launches it (lib/Runtime/Cuda.cpp) two things through symbols of its
+// module: how much dynamic shared memory it needs, and how to make the
+// tensor maps its TMA copies read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,8 @@
 #define TILE_CONVERSION_KERNELABI_H
 
 #include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
 
 namespace mlir::tile {
 
@@ -20,6 +23,42 @@ namespace mlir::tile {
 /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) and pass it. (A
 /// module without the symbol, such as PTX written by hand, needs none.)
 inline constexpr llvm::StringLiteral kDynamicSharedSuffix = "_dynamic_shared";
+
+/// A kernel `K` whose TMA copies read tensor maps (tilegpu.tma_load) takes
+/// each map as a hidden parameter after its own (`.param .align 64 .b8
+/// [128]`, __grid_constant__), in the order of `tile.make_tensor_desc` in
+/// the kernel, and says how to make them in `.visible .global .u32
+/// K_tensor_maps[]`: kTensorMapsMagic, the number of maps, then
+/// kTensorMapWords words per map, indexed by TensorMapWord. A size or a
+/// stride is a constant (>= 0) or -1 - i for the value of the kernel's i32
+/// argument i. (A kernel without the symbol takes no maps.)
+inline constexpr llvm::StringLiteral kTensorMapsSuffix = "_tensor_maps";
+/// "TMA" and the format's version, 1.
+inline constexpr int32_t kTensorMapsMagic = 0x544d4101;
+
+/// The words of one map's recipe.
+enum TensorMapWord : int32_t {
+  /// The kernel argument holding the tensor's base pointer.
+  kTensorMapBaseArg,
+  /// The element type: a TensorMapElement.
+  kTensorMapElement,
+  /// The descriptor's rank, 1 or 2.
+  kTensorMapRank,
+  /// The tensor's sizes, innermost first (the second 0 for rank 1).
+  kTensorMapSize0,
+  kTensorMapSize1,
+  /// Elements between consecutive rows (0 for rank 1).
+  kTensorMapRowStride,
+  /// The box one copy moves, innermost first (the second 1 for rank 1).
+  kTensorMapBox0,
+  kTensorMapBox1,
+  /// The swizzle's span in bytes: 0, 32, 64 or 128.
+  kTensorMapSwizzle,
+  kTensorMapWords
+};
+
+/// Element types a tensor map recipe names.
+enum class TensorMapElement : int32_t { F16 = 1, BF16 = 2, F32 = 3, I32 = 4 };
 
 } // namespace mlir::tile
 

@@ -47,6 +47,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose ptxas makes cubins"),
       llvm::cl::init("/usr/local/cuda")};
+  Option<bool> tma{
+      *this, "tma",
+      llvm::cl::desc("On sm_90a, copy the tiles of descriptor loads that "
+                     "feed a dot with TMA; the kernel then takes a tensor "
+                     "map per descriptor, which its launcher makes"),
+      llvm::cl::init(false)};
   Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Write the compiled kernels (PTX, or the cubin) to this "

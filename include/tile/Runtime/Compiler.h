@@ -62,6 +62,10 @@ struct CompileOptions {
   /// a kernel again without them when, pipelined, it spills (a choice the
   /// compiler makes must never make a kernel spill).
   bool pipelineLoops = true;
+  /// On sm_90a, TMA copies for the descriptor loads that feed a dot (the
+  /// pipeline's `tma` option); the kernel then takes tensor maps, which
+  /// launchKernel makes.
+  bool tma = false;
 };
 
 /// Whether a loop of `kernel` asks to be pipelined (tile.num_stages >= 2).

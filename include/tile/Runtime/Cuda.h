@@ -33,6 +33,7 @@
 #define TILE_RUNTIME_CUDA_H
 
 #include "tile/HostData/KernelArg.h"
+#include "tile/Runtime/TensorMapRecipe.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -203,6 +204,10 @@ struct CudaFunction {
   /// Blocks per cluster (tile.cluster_size; 1 without clusters): a launch
   /// groups the grid's blocks along x into clusters of this many.
   int clusterSize = 1;
+  /// The tensor maps the kernel takes after its own parameters (its TMA
+  /// copies'), which each launch makes from its arguments
+  /// (tile/Conversion/KernelABI.h).
+  std::vector<TensorMapRecipe> tensorMaps;
 
   /// Makes the kernel launch in clusters of `size` blocks, allowing the
   /// non-portable sizes above 8 (Hopper takes 16); sm_90 and later.
@@ -219,9 +224,10 @@ struct CudaFunction {
 
   /// Checks, where the driver can tell (cuFuncGetParamInfo, CUDA 12.4 and
   /// later), that the kernel has at least `count` parameters, each of at
-  /// most 8 bytes (DeviceArguments' slots). It asks only about parameters
-  /// 0 to count - 1, so a check that passes makes no failing driver call
-  /// (compute-sanitizer reports those).
+  /// most 8 bytes (DeviceArguments' slots), then a tensor map of 128 bytes
+  /// per recipe. It asks only about the parameters it expects, so a check
+  /// that passes makes no failing driver call (compute-sanitizer reports
+  /// those).
   llvm::Error checkParameters(size_t count) const;
 };
 

@@ -76,6 +76,13 @@ struct LoweringInfo {
   /// by LLVM), and the reduction's lowering reads and increments. Filled in
   /// while converting, kernel first.
   mutable DenseMap<Operation *, Value> clusterRound;
+  /// The recipes of each kernel's tensor maps (by kernel name): the words
+  /// KernelABI.h describes after the header, kTensorMapWords per map, in
+  /// the order of their tile.make_tensor_desc.
+  llvm::StringMap<SmallVector<int32_t>> tensorMapRecipes;
+  /// Of each tile.make_tensor_desc that TMA copies read, the index of its
+  /// map among its kernel's (the hidden parameters after the kernel's own).
+  DenseMap<Operation *, int64_t> tensorMapIndex;
 };
 
 void populateTileOpToLLVMPatterns(LLVMTypeConverter &converter,
@@ -107,6 +114,14 @@ bool isLoweredPerElement(Operation *op);
 void populateElementwiseOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const LoweringInfo &info);
+/// The tensor maps of `func`'s TMA copies: their recipes and indices in
+/// `info`; an error where a descriptor cannot be made into a map.
+LogicalResult analyzeTensorMaps(tile::FuncOp func, LoweringInfo &info);
+/// tilegpu.mbarrier_alloc, tilegpu.mbarrier_wait, tilegpu.tma_load and the
+/// tile.make_tensor_desc they read (sm_90).
+void populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const LoweringInfo &info);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);

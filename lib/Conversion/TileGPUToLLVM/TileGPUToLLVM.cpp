@@ -209,6 +209,22 @@ static bool readByWgmma(LocalAllocOp alloc) {
   return false;
 }
 
+/// True when a TMA copy writes `alloc`'s buffer (or one of its ring): TMA
+/// swizzles by the address bits of 8 rows of up to 128 bytes.
+static bool writtenByTma(LocalAllocOp alloc) {
+  SmallVector<Value> worklist = {alloc.getResult()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<TmaLoadOp>(user))
+        return true;
+      if (auto index = dyn_cast<MemDescIndexOp>(user))
+        worklist.push_back(index.getResult());
+    }
+  }
+  return false;
+}
+
 static bool isOnCycle(Block *block) {
   SmallVector<Block *> worklist(block->getSuccessors());
   llvm::SmallPtrSet<Block *, 8> seen;
@@ -410,11 +426,20 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   // aligned, which the swizzle's eight 16-byte rows assume; 1024 for those
   // wgmma reads, whose swizzle follows the address bits of 8 rows of 128
   // bytes).
-  func.walk([&](LocalAllocOp alloc) {
-    sharedBytes = llvm::alignTo(sharedBytes, readByWgmma(alloc) ? 1024 : 128);
-    info.bufferOffset[alloc] = sharedBytes;
-    sharedBytes += alloc.getType().getSizeInBytes();
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      sharedBytes = llvm::alignTo(
+          sharedBytes, readByWgmma(alloc) || writtenByTma(alloc) ? 1024 : 128);
+      info.bufferOffset[alloc] = sharedBytes;
+      sharedBytes += alloc.getType().getSizeInBytes();
+    } else if (auto bars = dyn_cast<MBarrierAllocOp>(op)) {
+      sharedBytes = llvm::alignTo(sharedBytes, 8);
+      info.bufferOffset[bars] = sharedBytes;
+      sharedBytes += 8 * bars.getType().getCount();
+    }
   });
+  if (failed(analyzeTensorMaps(func, info)))
+    return failure();
   // An operation's scratch is read after a barrier; before the same
   // operation writes it again, every thread must have finished reading. That
   // takes a second barrier, unless another barrier always comes in between:
@@ -534,6 +559,25 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
         (func.getSymName() + tile::kDynamicSharedSuffix).str(),
         builder.getI32IntegerAttr(dynamic ? sharedBytes[func] : 0),
         /*alignment=*/4, /*addrSpace=*/1);
+    // The recipes of its tensor maps, where it has any.
+    auto recipes = info.tensorMapRecipes.find(func.getSymName());
+    if (recipes != info.tensorMapRecipes.end()) {
+      SmallVector<int32_t> words = {
+          tile::kTensorMapsMagic,
+          static_cast<int32_t>(recipes->second.size() / tile::kTensorMapWords)};
+      llvm::append_range(words, recipes->second);
+      auto arrayType =
+          LLVM::LLVMArrayType::get(builder.getI32Type(), words.size());
+      LLVM::GlobalOp::create(
+          builder, func.getLoc(), arrayType, /*isConstant=*/true,
+          LLVM::Linkage::External,
+          (func.getSymName() + tile::kTensorMapsSuffix).str(),
+          DenseIntElementsAttr::get(
+              RankedTensorType::get({static_cast<int64_t>(words.size())},
+                                    builder.getI32Type()),
+              ArrayRef<int32_t>(words)),
+          /*alignment=*/4, /*addrSpace=*/1);
+    }
     if (int64_t bytes = sharedBytes[func]) {
       std::string name = (func.getSymName() + "_shared").str();
       // `.extern .shared .b8 name[]` when dynamic, sized at the launch.
@@ -544,8 +588,10 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
           dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,
           Attribute(),
           /*alignment=*/
-          func->walk([](WarpgroupDotOp) {
-                return WalkResult::interrupt();
+          func->walk([](Operation *op) {
+                return isa<WarpgroupDotOp, TmaLoadOp>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
               }).wasInterrupted()
               ? 1024
               : 16,
@@ -561,6 +607,13 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   });
   converter.addConversion([context](MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/3);
+  });
+  converter.addConversion([context](MBarriersType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/3);
+  });
+  // A tensor map, where the kernel's parameters hold it.
+  converter.addConversion([context](tile::TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
   });
   converter.addConversion(
       [&converter](RankedTensorType type) -> std::optional<Type> {
@@ -581,6 +634,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   populateClusterOpToLLVMPatterns(converter, patterns, info);
+  populateTmaOpToLLVMPatterns(converter, patterns, info);
   populateDotOpToLLVMPatterns(converter, patterns, info);
   populateWarpgroupDotOpToLLVMPatterns(converter, patterns);
   populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);

@@ -2,6 +2,7 @@
 
 #include "PatternTileGPUToLLVM.h"
 
+#include "tile/Conversion/KernelABI.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 
@@ -30,10 +31,25 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
         return rewriter.notifyMatchFailure(func, "unsupported argument type");
       signature.addInputs(i, converted);
     }
+    // The tensor maps of its TMA copies follow the kernel's own parameters
+    // (TmaOpToLLVM.cpp).
+    int64_t maps = info.tensorMapRecipes.lookup(func.getSymName()).size() /
+                   tile::kTensorMapWords;
+    SmallVector<Type> params(signature.getConvertedTypes());
+    params.append(maps, LLVM::LLVMPointerType::get(getContext()));
     auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(getContext()), signature.getConvertedTypes());
+        LLVM::LLVMVoidType::get(getContext()), params);
     auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(),
                                            func.getSymName(), type);
+    for (int64_t i = params.size() - maps; i < int64_t(params.size()); ++i) {
+      kernel.setArgAttr(
+          i, LLVM::LLVMDialect::getByValAttrName(),
+          TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128)));
+      kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        rewriter.getI64IntegerAttr(64));
+      kernel.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        rewriter.getUnitAttr());
+    }
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
     int64_t threads = info.numWarps.lookup(func.getSymName()) *
@@ -64,6 +80,9 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
         &kernel.getBody(), *getTypeConverter(), &signature);
     if (failed(entry))
       return failure();
+    for (int64_t i = 0; i < maps; ++i)
+      (*entry)->addArgument(LLVM::LLVMPointerType::get(getContext()),
+                            func.getLoc());
     if (info.usesClusterMemory.contains(func.getSymName()))
       startClusterExchanges(rewriter, func.getLoc(), *entry, clusterReduces);
     rewriter.eraseOp(func);

@@ -15,16 +15,28 @@
 // has the driver encode its tensor map. Prints "ok: REGION" and exits 0,
 // or "error: MESSAGE" and exits 1.
 //
+//   tile-tensor-map-test recipe KERNEL.ptx KERNEL [--chip sm_90] PARAM...
+//
+// reads the recipes of KERNEL's tensor maps from the initializer of its
+// `KERNEL_tensor_maps` global in the PTX (tile/Conversion/KernelABI.h; a
+// launch reads the same words with cuModuleGetGlobal) and makes each map's
+// region from a launch's parameters, each `ptr:ADDRESS` or `i32:VALUE`, as
+// launchKernel does: prints "ok: map N: REGION" per map, or "error: ...".
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/TensorMap.h"
+#include "tile/Runtime/TensorMapRecipe.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <optional>
 
 using namespace mlir::tile;
@@ -49,7 +61,96 @@ static std::optional<llvm::SmallVector<T, 5>> parseSizes(llvm::StringRef text) {
   return sizes;
 }
 
+/// The `recipe` mode (see the file's comment).
+static int recipeMode(int argc, char **argv) {
+  if (argc < 4)
+    return fail("usage: tile-tensor-map-test recipe KERNEL.ptx KERNEL "
+                "[--chip sm_XY] PARAM...");
+  llvm::StringRef kernel = argv[3];
+  auto file = llvm::MemoryBuffer::getFile(argv[2]);
+  if (!file)
+    return fail(llvm::Twine("cannot read ") + argv[2]);
+  // `.visible .global .align 4 .b8 K_tensor_maps[N] = {b0, b1, ...};`, the
+  // trailing zero bytes left out.
+  std::string symbol = (kernel + "_tensor_maps[").str();
+  llvm::StringRef text = (*file)->getBuffer();
+  size_t at = text.find(symbol);
+  if (at == llvm::StringRef::npos)
+    return fail("the PTX has no " + symbol + "...]");
+  llvm::StringRef rest = text.drop_front(at + symbol.size());
+  unsigned long long size = 0;
+  llvm::StringRef sizeText = rest.take_until([](char c) { return c == ']'; });
+  if (sizeText.getAsInteger(10, size) || size % 4 != 0 || size > 65536)
+    return fail("bad size: " + sizeText);
+  std::vector<uint8_t> bytes(size, 0);
+  size_t open = rest.find('{'), close = rest.find('}');
+  if (open == llvm::StringRef::npos || close == llvm::StringRef::npos ||
+      close < open)
+    return fail("no initializer");
+  llvm::SmallVector<llvm::StringRef> parts;
+  rest.slice(open + 1, close).split(parts, ',');
+  if (parts.size() > size)
+    return fail("more bytes than the global holds");
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    unsigned value;
+    if (part.trim().getAsInteger(10, value) || value > 255)
+      return fail("bad byte: " + part);
+    bytes[i] = static_cast<uint8_t>(value);
+  }
+  std::vector<int32_t> words(size / 4);
+  std::memcpy(words.data(), bytes.data(), size);
+  llvm::Expected<std::vector<TensorMapRecipe>> recipes =
+      parseTensorMapRecipes(words, kernel);
+  if (!recipes)
+    return fail(llvm::toString(recipes.takeError()));
+
+  int major = 9, minor = 0;
+  // Each parameter's value, 8 bytes of storage apiece.
+  std::vector<uint64_t> values;
+  for (int i = 4; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--chip" && i + 1 < argc) {
+      llvm::StringRef chip = argv[++i];
+      unsigned number;
+      if (!chip.consume_front("sm_") || chip.getAsInteger(10, number))
+        return fail("bad chip");
+      major = number / 10;
+      minor = number % 10;
+      continue;
+    }
+    auto [kind, value] = arg.split(':');
+    if (kind == "ptr") {
+      uint64_t address;
+      if (value.getAsInteger(0, address))
+        return fail("bad parameter: " + arg);
+      values.push_back(address);
+    } else if (kind == "i32") {
+      int32_t number;
+      if (value.getAsInteger(0, number))
+        return fail("bad parameter: " + arg);
+      uint64_t slot = 0;
+      std::memcpy(&slot, &number, sizeof(number));
+      values.push_back(slot);
+    } else {
+      return fail("bad parameter: " + arg);
+    }
+  }
+  std::vector<void *> params;
+  for (uint64_t &value : values)
+    params.push_back(&value);
+  for (auto [index, recipe] : llvm::enumerate(*recipes)) {
+    llvm::Expected<TensorMapSpec> spec =
+        getTensorMapSpec(recipe, params, kernel, major, minor);
+    if (!spec)
+      return fail(llvm::toString(spec.takeError()));
+    llvm::outs() << "ok: map " << index << ": " << spec->str() << "\n";
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && llvm::StringRef(argv[1]) == "recipe")
+    return recipeMode(argc, argv);
   if (argc < 3)
     return fail("usage: tile-tensor-map-test check|encode DTYPE --dims D "
                 "[--strides S] --box B [--swizzle none|32|64|128] [--address "

@@ -38,8 +38,11 @@ LogicalResult MakeTensorDescOp::verify() {
            << getShape().size() << " and " << getStrides().size();
   if (!matchPattern(getStrides().back(), m_One()))
     return emitOpError("the innermost stride must be the constant 1");
+  // (The GPU lowering's TMA copies, tilegpu.tma_load, read it too; the tile
+  // dialect does not depend on tilegpu, so they are known by namespace.)
   for (Operation *user : getResult().getUsers())
-    if (!isa<DescLoadOp>(user))
+    if (!isa<DescLoadOp>(user) &&
+        user->getName().getDialectNamespace() != "tilegpu")
       return emitOpError("is used by '")
              << user->getName()
              << "'; a descriptor is only read by tile.desc_load, not carried "
@@ -69,7 +72,10 @@ LogicalResult DescLoadOp::verify() {
     return emitOpError("expected ")
            << desc.getRank() << " offsets, one per dimension of the box; got "
            << getOffsets().size();
-  if (getType() != desc.getBlockType())
+  // (After convert-tile-to-tilegpu, the result has a GPU layout too.)
+  auto type = cast<RankedTensorType>(getType());
+  if (type.getShape() != desc.getBlockShape() ||
+      type.getElementType() != desc.getElementType())
     return emitOpError("result type ")
            << getType() << " is not the descriptor's box, "
            << desc.getBlockType();

@@ -10,6 +10,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -110,13 +111,37 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
   rewriter.replaceOpWithNewOp<LoadOp>(load, pointers, mask, zeros);
 }
 
+/// Whether a TMA copy serves `load` (see the pass's description): its tile
+/// only a dot's operand, 16-bit, a box of two dimensions with rows of at
+/// least 32 bytes (the narrowest swizzle) and a multiple of 8 rows (a
+/// swizzle's period), in a loop.
+static bool servedByTma(DescLoadOp load) {
+  TensorDescType type = load.getDesc().getType();
+  Type element = type.getElementType();
+  if (type.getRank() != 2 || !(element.isF16() || element.isBF16()))
+    return false;
+  ArrayRef<int64_t> box = type.getBlockShape();
+  if (box[1] * 2 < 32 || box[0] % 8 != 0)
+    return false;
+  if (!isa<scf::ForOp>(load->getParentOp()) || load->use_empty())
+    return false;
+  return llvm::all_of(load->getUses(), [](OpOperand &use) {
+    return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+  });
+}
+
 namespace {
 struct TileExpandTensorDescsPass
     : tile::impl::TileExpandTensorDescsBase<TileExpandTensorDescsPass> {
+  using TileExpandTensorDescsBase::TileExpandTensorDescsBase;
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<DescLoadOp> loads;
-    getOperation().walk([&](DescLoadOp load) { loads.push_back(load); });
+    getOperation().walk([&](DescLoadOp load) {
+      if (!(tma && servedByTma(load)))
+        loads.push_back(load);
+    });
     for (DescLoadOp load : loads)
       expandDescLoad(load, load.getDesc().getDefiningOp<MakeTensorDescOp>(),
                      rewriter);

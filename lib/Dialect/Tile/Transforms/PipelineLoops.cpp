@@ -94,7 +94,7 @@ static bool fitsInRegisters(scf::ForOp loop, ArrayRef<LoadOp> loads,
 
 /// Whether `load` only feeds tile.dot operands: those are staged through
 /// shared memory by tilegpu-pipeline, as many stages deep as the loop asks.
-static bool feedsDot(LoadOp load) {
+static bool feedsDot(Operation *load) {
   return !load->use_empty() &&
          llvm::all_of(load->getUses(), [](OpOperand &use) {
            return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
@@ -114,6 +114,12 @@ struct PrefetchPlan {
 static PrefetchPlan planPrefetch(scf::ForOp loop) {
   PrefetchPlan plan;
   for (Operation &op : loop.getBody()->without_terminator()) {
+    // A descriptor load kept for TMA (tile-expand-tensor-descs) is a dot's
+    // operand too.
+    if (isa<DescLoadOp>(op) && feedsDot(&op)) {
+      plan.dotLoads = true;
+      continue;
+    }
     auto load = dyn_cast<LoadOp>(op);
     if (!load || !isa<RankedTensorType>(load.getType()))
       continue;

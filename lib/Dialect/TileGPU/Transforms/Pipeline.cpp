@@ -21,6 +21,25 @@
 // stages, or when a load's operands depend on values the loop carries, the
 // load is copied and waited for where it stands.
 //
+// A tile.desc_load that tile-expand-tensor-descs kept (for TMA, on sm_90a)
+// is copied by TMA instead: one thread issues the box (tilegpu.tma_load),
+// which completes a phase of the stage's mbarrier, and every thread waits
+// for that phase (the parity %phase flips each time %read wraps):
+//
+//   bars = mbarrier_alloc {arrivals = D} : mbarriers<N>   // D TMA loads
+//   for s in 0 .. N-2:  tma_load L_j(iv = lb + s * step) -> buf_j[s], bars[s]
+//   scf.for %iv ... iter_args(..., %read, %write, %phase = 0) {
+//     mbarrier_wait bars[%read], %phase
+//     barrier                      // (or async_wait's, with cp.async too)
+//     %x_j = local_load buf_j[%read]
+//     tma_load L_j(iv + (N - 1) * step) -> buf_j[%write], bars[%write]
+//         if (iv + (N - 1) * step < ub)
+//     ...
+//   }
+//
+// Copies past the loop's end are not issued (nobody would wait for them),
+// so none is in flight when the loop ends.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
@@ -29,6 +48,8 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/LoopSlice.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
+#include "tile/Dialect/TileGPU/IR/Tma.h"
+#include "tile/Dialect/TileGPU/IR/Wgmma.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -49,14 +70,18 @@ namespace {
 /// A load whose tile only feeds a dot on tensor cores, through a conversion
 /// to the dot-operand layout.
 struct DotLoad {
-  tile::LoadOp load;
+  /// A tile.load (copied by cp.async) or a tile.desc_load (by TMA).
+  Operation *load;
   ConvertLayoutOp convert;
   /// The body operations computing the load's pointers and mask, if they
   /// depend only on the induction variable and values from outside.
   llvm::SetVector<Operation *> slice;
   bool pipelinable = false;
   MemDescType bufferType; // one stage
-  Attribute copyLayout;
+  Attribute copyLayout;   // cp.async: the pointers' layout
+  bool isTma() const { return isa<tile::DescLoadOp>(load); }
+  tile::LoadOp getLoad() const { return cast<tile::LoadOp>(load); }
+  tile::DescLoadOp getDescLoad() const { return cast<tile::DescLoadOp>(load); }
 };
 } // namespace
 
@@ -70,14 +95,23 @@ static std::optional<DotLoad> matchDotLoad(ConvertLayoutOp convert) {
       dyn_cast<DotOperandEncodingAttr>(convert.getType().getEncoding());
   if (!operand || !isa<MmaEncodingAttr>(operand.getParent()))
     return std::nullopt;
-  auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
-  if (!load || !load->hasOneUse() || !isa<scf::ForOp>(load->getParentOp()))
+  Operation *load = convert.getSrc().getDefiningOp();
+  if (auto descLoad = dyn_cast_or_null<tile::DescLoadOp>(load)) {
+    if (!descLoad->hasOneUse() || !isa<scf::ForOp>(load->getParentOp()))
+      return std::nullopt;
+    DotLoad result;
+    result.load = load;
+    result.convert = convert;
+    return result;
+  }
+  auto plain = dyn_cast_or_null<tile::LoadOp>(load);
+  if (!plain || !load->hasOneUse() || !isa<scf::ForOp>(load->getParentOp()))
     return std::nullopt;
-  auto type = cast<RankedTensorType>(load.getType());
+  auto type = cast<RankedTensorType>(plain.getType());
   auto layout = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   if (!layout || type.getRank() != 2 || (bits != 16 && bits != 32) ||
-      (load.getOther() && !isZero(load.getOther())))
+      (plain.getOther() && !isZero(plain.getOther())))
     return std::nullopt;
   DotLoad result;
   result.load = load;
@@ -118,19 +152,30 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout,
 }
 
 /// Starts the copy of `dot`'s tile at induction variable `iv` into `dst`,
-/// masked off where `valid` (an i1, or null) is false.
+/// masked off where `valid` (an i1, or null) is false; a TMA copy signals
+/// mbarrier `barIndex` of `bars`.
 static void copyAt(OpBuilder &b, scf::ForOp loop, DotLoad &dot, Value iv,
-                   Value valid, Value dst) {
+                   Value valid, Value dst, Value bars, Value barIndex) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
   for (Operation &op : loop.getBody()->without_terminator())
     if (dot.slice.contains(&op))
       b.clone(op, mapping);
-  Location loc = dot.load.getLoc();
-  Value ptr = inLayout(b, dot.load.getPtr(), dot.copyLayout, mapping);
+  Location loc = dot.load->getLoc();
+  if (dot.isTma()) {
+    tile::DescLoadOp load = dot.getDescLoad();
+    SmallVector<Value> offsets;
+    for (Value offset : load.getOffsets())
+      offsets.push_back(mapping.lookupOrDefault(offset));
+    TmaLoadOp::create(b, loc, load.getDesc(), offsets, dst, bars, barIndex,
+                      valid);
+    return;
+  }
+  tile::LoadOp load = dot.getLoad();
+  Value ptr = inLayout(b, load.getPtr(), dot.copyLayout, mapping);
   Value mask;
-  if (dot.load.getMask())
-    mask = inLayout(b, dot.load.getMask(), dot.copyLayout, mapping);
+  if (load.getMask())
+    mask = inLayout(b, load.getMask(), dot.copyLayout, mapping);
   if (valid) {
     auto type = cast<RankedTensorType>(ptr.getType());
     Value splat =
@@ -143,18 +188,19 @@ static void copyAt(OpBuilder &b, scf::ForOp loop, DotLoad &dot, Value iv,
 
 /// Copies and waits for one load where it stands (no stages).
 static void stageInPlace(DotLoad &dot) {
-  OpBuilder b(dot.load);
-  Location loc = dot.load.getLoc();
-  auto loop = cast<scf::ForOp>(dot.load->getParentOp());
+  tile::LoadOp load = dot.getLoad();
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  auto loop = cast<scf::ForOp>(load->getParentOp());
   OpBuilder before(loop);
   Value buffer = LocalAllocOp::create(before, loc, dot.bufferType);
   // Every thread has read what the buffer held before it is overwritten.
   AsyncWaitOp::create(b, loc, 0);
   IRMapping mapping;
-  Value ptr = inLayout(b, dot.load.getPtr(), dot.copyLayout, mapping);
+  Value ptr = inLayout(b, load.getPtr(), dot.copyLayout, mapping);
   Value mask;
-  if (dot.load.getMask())
-    mask = inLayout(b, dot.load.getMask(), dot.copyLayout, mapping);
+  if (load.getMask())
+    mask = inLayout(b, load.getMask(), dot.copyLayout, mapping);
   AsyncCopyOp::create(b, loc, ptr, buffer, mask);
   AsyncCommitGroupOp::create(b, loc);
   AsyncWaitOp::create(b, loc, 0);
@@ -163,7 +209,60 @@ static void stageInPlace(DotLoad &dot) {
       LocalLoadOp::create(b, loc, dot.convert.getType(), buffer).getResult();
   dot.convert.replaceAllUsesWith(loaded);
   dot.convert.erase();
-  dot.load.erase();
+  load.erase();
+}
+
+/// Copies the descriptor loads `dots` of `loop` with TMA where they stand
+/// (no stages), each into a buffer of its own and signalling an mbarrier of
+/// its own, whose phase each iteration completes (the parity carried by the
+/// loop); the iteration starts with a block barrier, so that every thread
+/// has read what the buffers held before they are overwritten.
+static void stageInPlaceWithTma(scf::ForOp loop,
+                                MutableArrayRef<DotLoad> dots) {
+  IRRewriter rewriter(loop.getContext());
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Type i32 = rewriter.getI32Type();
+  auto constant = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  SmallVector<Value> buffers;
+  for (DotLoad &dot : dots)
+    buffers.push_back(LocalAllocOp::create(rewriter, loc, dot.bufferType));
+  Value bars = MBarrierAllocOp::create(
+      rewriter, loc,
+      MBarriersType::get(loop.getContext(), static_cast<int64_t>(dots.size())),
+      /*arrivals=*/1);
+  loop.replaceWithAdditionalYields(
+      rewriter, ValueRange{constant(rewriter, 0)},
+      /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location loc,
+          ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+        Value phase = args[0];
+        b.setInsertionPointToStart(loop.getBody());
+        BarrierOp::create(b, loc);
+        for (auto [i, dot, buffer] : llvm::enumerate(dots, buffers)) {
+          b.setInsertionPoint(dot.load);
+          tile::DescLoadOp load = dot.getDescLoad();
+          Value index = constant(b, i);
+          TmaLoadOp::create(b, loc, load.getDesc(), load.getOffsets(), buffer,
+                            bars, index, /*pred=*/Value());
+          // Waited for where the tile is read, so that copies issued
+          // together run together.
+          b.setInsertionPoint(dot.convert);
+          MBarrierWaitOp::create(b, loc, bars, index, phase);
+          Value loaded =
+              LocalLoadOp::create(b, loc, dot.convert.getType(), buffer);
+          dot.convert.replaceAllUsesWith(loaded);
+        }
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+        return {
+            arith::XOrIOp::create(b, loc, phase, constant(b, 1)).getResult()};
+      });
+  for (DotLoad &dot : dots) {
+    dot.convert.erase();
+    dot.load->erase();
+  }
 }
 
 /// Turns the loads of `loop` into a ring of `numStages` buffers each, whose
@@ -177,10 +276,12 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   Type i32 = rewriter.getI32Type();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(rewriter, loc, i32,
-                                     rewriter.getI32IntegerAttr(v));
+  auto constant = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
   };
+  int64_t tmaLoads =
+      llvm::count_if(dots, [](const DotLoad &dot) { return dot.isTma(); });
+  bool copies = tmaLoads < static_cast<int64_t>(dots.size());
   SmallVector<Value> rings;
   for (DotLoad &dot : dots) {
     SmallVector<int64_t> shape = {numStages};
@@ -190,6 +291,13 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
                                      dot.bufferType.getEncoding());
     rings.push_back(LocalAllocOp::create(rewriter, loc, ringType));
   }
+  // One mbarrier per stage, which each of the stage's TMA copies arrives
+  // on.
+  Value bars;
+  if (tmaLoads)
+    bars = MBarrierAllocOp::create(
+        rewriter, loc, MBarriersType::get(loop.getContext(), numStages),
+        static_cast<int32_t>(tmaLoads));
   auto stage = [&](OpBuilder &b, Value ring, Value index) -> Value {
     auto type = cast<MemDescType>(ring.getType());
     auto one = MemDescType::get(b.getContext(), type.getShape().drop_front(),
@@ -202,23 +310,45 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
     if (s > 0)
       iv = arith::AddIOp::create(rewriter, loc, iv, loop.getStep());
     Value valid = tile::createIsInRange(rewriter, loop, iv);
+    Value index = constant(rewriter, s);
     for (auto [dot, ring] : llvm::zip(dots, rings))
-      copyAt(rewriter, loop, dot, iv, valid,
-             stage(rewriter, ring, constant(s)));
-    AsyncCommitGroupOp::create(rewriter, loc);
+      copyAt(rewriter, loop, dot, iv, valid, stage(rewriter, ring, index), bars,
+             index);
+    if (copies)
+      AsyncCommitGroupOp::create(rewriter, loc);
   }
 
-  SmallVector<Value> indices = {constant(0), constant(lookahead)};
+  SmallVector<Value> indices = {constant(rewriter, 0),
+                                constant(rewriter, lookahead)};
+  if (tmaLoads)
+    indices.push_back(constant(rewriter, 0)); // the phase's parity
   auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
       rewriter, indices, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location loc,
           ArrayRef<BlockArgument> args) -> SmallVector<Value> {
         b.setInsertionPointToStart(loop.getBody());
         Value read = args[0], write = args[1];
-        AsyncWaitOp::create(b, loc, lookahead - 1);
-        for (auto [dot, ring] : llvm::zip(dots, rings)) {
-          Value loaded = LocalLoadOp::create(b, loc, dot.convert.getType(),
-                                             stage(b, ring, read));
+        // Where only TMA copies, the stages come first, so that
+        // tilegpu-warpgroup-dot issues the product right after them and the
+        // mbarrier wait, before the barrier (which it then replaces by its
+        // own after the previous product's wait). With cp.async, the stages
+        // follow the wait, as tilegpu-prefetch expects them.
+        SmallVector<Value> reads;
+        if (!copies)
+          for (Value ring : rings)
+            reads.push_back(stage(b, ring, read));
+        if (tmaLoads)
+          MBarrierWaitOp::create(b, loc, bars, read, args[2]);
+        // Every thread is done with the stage the iteration overwrites (the
+        // one the previous iteration read).
+        if (copies)
+          AsyncWaitOp::create(b, loc, lookahead - 1);
+        else
+          BarrierOp::create(b, loc);
+        for (auto [i, dot] : llvm::enumerate(dots)) {
+          Value stageRead = copies ? stage(b, rings[i], read) : reads[i];
+          Value loaded =
+              LocalLoadOp::create(b, loc, dot.convert.getType(), stageRead);
           dot.convert.replaceAllUsesWith(loaded);
         }
         // The copies of iteration i + lookahead.
@@ -231,28 +361,35 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
             arith::AddIOp::create(b, loc, loop.getInductionVar(), ahead);
         Value valid = tile::createIsInRange(b, loop, next);
         for (auto [dot, ring] : llvm::zip(dots, rings))
-          copyAt(b, loop, dot, next, valid, stage(b, ring, write));
-        AsyncCommitGroupOp::create(b, loc);
+          copyAt(b, loop, dot, next, valid, stage(b, ring, write), bars, write);
+        if (copies)
+          AsyncCommitGroupOp::create(b, loc);
+        Value last = constant(b, numStages - 1);
         auto advance = [&](Value index) -> Value {
-          Value one =
-              arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
-          Value last = arith::ConstantOp::create(
-              b, loc, i32, b.getI32IntegerAttr(numStages - 1));
-          Value zero =
-              arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
           Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                               index, last);
-          Value plus = arith::AddIOp::create(b, loc, index, one);
-          return arith::SelectOp::create(b, loc, wraps, zero, plus);
+          Value plus = arith::AddIOp::create(b, loc, index, constant(b, 1));
+          return arith::SelectOp::create(b, loc, wraps, constant(b, 0), plus);
         };
-        return {advance(read), advance(write)};
+        SmallVector<Value> yields = {advance(read), advance(write)};
+        if (tmaLoads) {
+          // The parity flips each time the stages wrap around.
+          Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              read, last);
+          Value flip = arith::ExtUIOp::create(b, loc, i32, wraps);
+          yields.push_back(arith::XOrIOp::create(b, loc, args[2], flip));
+        }
+        return yields;
       }));
   for (DotLoad &dot : dots) {
     dot.convert.erase();
-    dot.load.erase();
+    dot.load->erase();
   }
+  // Every TMA copy issued was waited for in its iteration; cp.async groups
+  // (empty ones past the end) are waited for here.
   rewriter.setInsertionPointAfter(newLoop);
-  AsyncWaitOp::create(rewriter, loc, 0);
+  if (copies)
+    AsyncWaitOp::create(rewriter, loc, 0);
   newLoop->removeAttr(tile::TileDialect::getNumStagesAttrName());
   newLoop->setAttr(TileGPUDialect::getStageDistanceAttrName(),
                    rewriter.getI32IntegerAttr(1));
@@ -267,6 +404,7 @@ struct TileGPUPipelinePass
     MLIRContext *context = &getContext();
     DenseMap<Operation *, SmallVector<DotLoad>> byLoop;
     SmallVector<scf::ForOp> loops;
+    bool failedTma = false;
     for (tile::FuncOp kernel : getOperation().getOps<tile::FuncOp>()) {
       auto numWarps = kernel->getAttrOfType<IntegerAttr>(
           TileGPUDialect::getNumWarpsAttrName());
@@ -284,8 +422,38 @@ struct TileGPUPipelinePass
         if (!dot)
           return;
         auto loop = cast<scf::ForOp>(dot->load->getParentOp());
-        auto type = cast<RankedTensorType>(dot->load.getType());
-        tile::AxisInfo info = axisInfo.get(dot->load.getPtr());
+        auto type = cast<RankedTensorType>(dot->load->getResult(0).getType());
+        auto record = [&] {
+          auto &list = byLoop[loop];
+          if (list.empty())
+            loops.push_back(loop);
+          list.push_back(std::move(*dot));
+        };
+        if (dot->isTma()) {
+          // The buffer in a layout TMA writes, which wgmma reads too: rows
+          // of up to 128 bytes, swizzled, longer ones cut into blocks.
+          SharedEncodingAttr layout = getWgmmaSharedLayout(
+              context, type.getShape(), type.getElementType(), {1, 0});
+          std::string why;
+          if (layout) {
+            dot->bufferType = MemDescType::get(context, type.getShape(),
+                                               type.getElementType(), layout);
+            if (succeeded(getTmaBox(dot->bufferType, why))) {
+              dot->pipelinable = tile::collectInductionSlice(
+                  loop, dot->getDescLoad().getOffsets(), dot->slice);
+              record();
+              return;
+            }
+          }
+          dot->load->emitError("this descriptor load cannot be copied with "
+                               "TMA (")
+              << type << (why.empty() ? "" : ": ") << why
+              << "); tile-expand-tensor-descs keeps only those it can";
+          failedTma = true;
+          return;
+        }
+        tile::LoadOp load = dot->getLoad();
+        tile::AxisInfo info = axisInfo.get(load.getPtr());
         SmallVector<unsigned> order = {1, 0};
         if (info.getContiguity(0) > info.getContiguity(1))
           order = {0, 1};
@@ -303,16 +471,15 @@ struct TileGPUPipelinePass
         dot->bufferType =
             MemDescType::get(context, type.getShape(), type.getElementType(),
                              getSwizzle(context, type, order));
-        SmallVector<Value> roots = {dot->load.getPtr()};
-        if (dot->load.getMask())
-          roots.push_back(dot->load.getMask());
+        SmallVector<Value> roots = {load.getPtr()};
+        if (load.getMask())
+          roots.push_back(load.getMask());
         dot->pipelinable = tile::collectInductionSlice(loop, roots, dot->slice);
-        auto &list = byLoop[loop];
-        if (list.empty())
-          loops.push_back(loop);
-        list.push_back(std::move(*dot));
+        record();
       });
     }
+    if (failedTma)
+      return signalPassFailure();
     for (scf::ForOp loop : loops) {
       SmallVector<DotLoad> &dots = byLoop[loop];
       auto stages = loop->getAttrOfType<IntegerAttr>(
@@ -324,9 +491,26 @@ struct TileGPUPipelinePass
         pipeline(loop, dots, numStages);
         continue;
       }
-      for (DotLoad &dot : dots)
-        stageInPlace(dot);
+      SmallVector<DotLoad> tma;
+      for (DotLoad &dot : dots) {
+        if (dot.isTma())
+          tma.push_back(std::move(dot));
+        else
+          stageInPlace(dot);
+      }
+      if (!tma.empty())
+        stageInPlaceWithTma(loop, tma);
     }
+    // A descriptor load left is one tile-expand-tensor-descs kept but no
+    // dot's operand staging took.
+    getOperation().walk([&](tile::DescLoadOp load) {
+      load.emitError("this descriptor load was kept for TMA but is not "
+                     "staged for a dot; tile-expand-tensor-descs keeps only "
+                     "the dots' operands in loops");
+      failedTma = true;
+    });
+    if (failedTma)
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -64,13 +64,13 @@ static std::optional<Buffer> matchBuffer(LocalLoadOp load) {
       buffer.values.push_back(index.getResult());
       continue;
     }
-    if (user == load || isa<AsyncCopyOp>(user))
+    if (user == load || isa<AsyncCopyOp, TmaLoadOp>(user))
       continue;
     return std::nullopt;
   }
   for (Value value : ArrayRef<Value>(buffer.values).drop_front())
     for (Operation *user : value.getUsers())
-      if (user != load && !isa<AsyncCopyOp>(user))
+      if (user != load && !isa<AsyncCopyOp, TmaLoadOp>(user))
         return std::nullopt;
   return buffer;
 }
@@ -83,16 +83,20 @@ static MemDescType withLayout(MemDescType type, Attribute layout) {
 
 /// The earliest point of `op`'s block where `op` may stand: after the ops
 /// defining its operands (or `also`'s), after the last wait (which makes
-/// the buffers' contents visible) and after any copy into a buffer it
-/// reads, whichever comes last. wgmma is asynchronous: issued there, it
+/// the buffers' contents visible: a cp.async group's or a TMA copy's
+/// mbarrier) and after any copy into a buffer it reads, whichever comes
+/// last. wgmma is asynchronous: issued there, it
 /// runs while the rest of the iteration (the next stage's copies and their
 /// addresses) is issued. (The copies tilegpu-pipeline starts in the loop go
 /// to another stage of the ring than the one the iteration reads.)
 static Operation *getEarliestPoint(Operation *op, Operation *also) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isa<AsyncWaitOp>(prev))
+    if (isa<AsyncWaitOp, MBarrierWaitOp>(prev))
       return prev;
     if (auto copy = dyn_cast<AsyncCopyOp>(prev))
+      if (llvm::is_contained(op->getOperands(), copy.getDst()))
+        return prev;
+    if (auto copy = dyn_cast<TmaLoadOp>(prev))
       if (llvm::is_contained(op->getOperands(), copy.getDst()))
         return prev;
     for (Operation *user : {op, also})
@@ -182,7 +186,7 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     bool copyBefore = false;
     for (Operation *prev = product->getPrevNode(); prev;
          prev = prev->getPrevNode())
-      copyBefore |= isa<AsyncCopyOp>(prev);
+      copyBefore |= isa<AsyncCopyOp, TmaLoadOp>(prev);
     if (attr && dot.getC() == iterArg && onlyHere &&
         (attr.getInt() >= 2 || !copyBefore)) {
       carried = index;
@@ -198,8 +202,13 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     builder.setInsertionPoint(dot);
   Value ready = WarpgroupWaitOp::create(builder, loc, d.getType(), d,
                                         /*pending=*/carried ? 1 : 0);
-  if (carried && distance == 1)
-    BarrierOp::create(builder, loc);
+  if (carried && distance == 1) {
+    auto barrier = BarrierOp::create(builder, loc);
+    // tilegpu-pipeline's own barrier, where TMA copies the stages, now
+    // follows this one with nothing between.
+    if (auto next = dyn_cast_or_null<BarrierOp>(barrier->getNextNode()))
+      next.erase();
+  }
   builder.setInsertionPoint(dot);
   Value back = ConvertLayoutOp::create(builder, loc, dType, ready);
   dot.getD().replaceAllUsesWith(back);

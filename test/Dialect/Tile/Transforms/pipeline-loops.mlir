@@ -208,3 +208,31 @@ tile.func @room_for_one_block(%p: !tile.ptr<f32>, %n: i32) attributes {tile.num_
   } {tile.num_stages = 2 : i32}
   tile.return
 }
+
+// -----
+
+// Descriptor loads kept for TMA feed a dot: the loop keeps its stages for
+// tilegpu-pipeline, as with pointer loads that feed a dot.
+// CHECK-LABEL: tile.func @desc_dot
+// CHECK: tile.desc_load
+// CHECK: tile.desc_load
+// CHECK: tile.dot
+// CHECK: } {tile.num_stages = 3 : i32}
+tile.func @desc_dot(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %m: i32, %n: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %da = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %db = tile.make_tensor_desc %b, [%k, %n], [%n, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %i = %c0 to %k step %c64 iter_args(%c = %zero) -> (tensor<64x64xf32>) : i32 {
+    %x = tile.desc_load %da[%c0, %i] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %y = tile.desc_load %db[%i, %c0] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %d = tile.dot %x, %y, %c : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.num_stages = 3 : i32}
+  %p = tile.splat %a : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %h = tile.cast %acc : tensor<64x64xf32> to tensor<64x64xf16>
+  tile.store %p, %h : tensor<64x64x!tile.ptr<f16>>
+  tile.return
+}

@@ -526,3 +526,92 @@ tile.func @k(%n: i32) attributes {tilegpu.num_warps = 4 : i32} {
   } {tilegpu.stage_distance = 0 : i32}
   tile.return
 }
+
+// -----
+
+// expected-error @below {{a row of mbarriers holds at least one, got 0}}
+tile.func @k(%x: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32, bars = !tilegpu.mbarriers<0>} {
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<128x64xf16>
+  %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<128x64xf16, #sh>
+  // expected-error @below {{'tilegpu.tma_load' op takes 2 offsets for a descriptor of rank 2, got 1}}
+  tilegpu.tma_load %desc[%m], %buf, %bars[%c1] : !tile.tensor_desc<128x64xf16>, !tilegpu.memdesc<128x64xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<128x64xf16>
+  %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  // expected-error @below {{'tilegpu.tma_load' op copies a box of 'tensor<128x64xf16>' into a buffer of the same shape and element type, not '!tilegpu.memdesc<64x64xf16, #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  tilegpu.tma_load %desc[%m, %k], %buf, %bars[%c1] : !tile.tensor_desc<128x64xf16>, !tilegpu.memdesc<64x64xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}
+
+// -----
+
+// Rows of 256 bytes: wider than TMA's widest swizzle.
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x128xf16>
+  %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf16, #sh>
+  // expected-error @below {{'tilegpu.tma_load' op cannot write its buffer with TMA: it is swizzled as #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, which is not TMA's 32-, 64- or 128-byte swizzle of rows as wide as it}}
+  tilegpu.tma_load %desc[%m, %k], %buf, %bars[%c1] : !tile.tensor_desc<64x128xf16>, !tilegpu.memdesc<64x128xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}
+
+// -----
+
+// Contiguous along the rows' other dimension.
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh>
+  // expected-error @below {{'tilegpu.tma_load' op cannot write its buffer with TMA: it is contiguous along its first dimension (order [0, 1]); TMA writes rows along the last}}
+  tilegpu.tma_load %desc[%m, %k], %buf, %bars[%c1] : !tile.tensor_desc<64x64xf16>, !tilegpu.memdesc<64x64xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}
+
+// -----
+
+// A swizzled box of 4 rows: the 128-byte pattern spans 8.
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<4x64xf16>
+  %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<4x64xf16, #sh>
+  // expected-error @below {{'tilegpu.tma_load' op cannot write its buffer with TMA: it has 4 rows; a swizzled box has a multiple of 8, as the pattern}}
+  tilegpu.tma_load %desc[%m, %k], %buf, %bars[%c1] : !tile.tensor_desc<4x64xf16>, !tilegpu.memdesc<4x64xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}
+
+// -----
+
+// An unswizzled box of 64 bytes.
+#sh = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c1 = arith.constant 1 : i32
+  %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<4x8xf16>
+  %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<4x8xf16, #sh>
+  // expected-error @below {{'tilegpu.tma_load' op cannot write its buffer with TMA: it takes 64 bytes; TMA writes boxes at multiples of 128 bytes}}
+  tilegpu.tma_load %desc[%m, %k], %buf, %bars[%c1] : !tile.tensor_desc<4x8xf16>, !tilegpu.memdesc<4x8xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}

@@ -61,9 +61,20 @@ def TileExpandTensorDescs : Pass<"tile-expand-tensor-descs", "ModuleOp"> {
     multiplies nothing). `tile.make_tensor_desc`s left without uses are
     erased. The later passes then treat it as any load: coalescing,
     pipelining, `cp.async` staging for dots. It runs first in the
-    `tile-to-ptx` pipeline, so every chip takes this path until TMA's
-    lowering (issue 26) keeps descriptor loads on sm_90.
+    `tile-to-ptx` pipeline.
+
+    With `tma`, it keeps the descriptor loads that a TMA copy serves on
+    sm_90a (the pipeline sets it there when asked to): those whose tile is
+    only an operand of `tile.dot`s, of f16 or bf16, a box of two
+    dimensions with rows of at least 32 bytes and a multiple of 8 rows,
+    loaded in an `scf.for`. `tilegpu-pipeline` copies them with
+    `tilegpu.tma_load`, and the kernel takes a tensor map per descriptor.
   }];
+  let options = [
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "Keep the descriptor loads that TMA copies (dot operands on "
+           "sm_90a)">,
+  ];
 }
 
 def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {

@@ -15,6 +15,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 

@@ -260,4 +260,98 @@ def TileGPU_WarpgroupWaitOp : TileGPU_Op<"warpgroup_wait",
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
+//===----------------------------------------------------------------------===//
+// The Tensor Memory Accelerator (sm_90)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MBarriers : Type<CPred<"::llvm::isa<::mlir::tilegpu::MBarriersType>($_self)">,
+                             "mbarriers", "::mlir::tilegpu::MBarriersType">;
+def TileGPU_TensorDesc : Type<CPred<"::llvm::isa<::mlir::tile::TensorDescType>($_self)">,
+                              "tensor descriptor", "::mlir::tile::TensorDescType">;
+
+def TileGPU_MBarrierAllocOp : TileGPU_Op<"mbarrier_alloc",
+    [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "Makes a row of mbarriers, each expecting `arrivals` arrivals";
+  let description = [{
+    Reserves 8 bytes of the block's shared memory per mbarrier of the
+    result (for the kernel's lifetime, as `tilegpu.local_alloc` does); then
+    thread 0 initializes each to expect `arrivals` arrivals per phase
+    (`mbarrier.init`) and fences the initialization (`fence.mbarrier_init`),
+    and the block meets at a barrier, so that no thread arrives on or waits
+    for a barrier before it is initialized. Each mbarrier starts in phase 0.
+    Running it again re-initializes them: every copy that signals them must
+    be complete by then (a pipelined loop waits for each copy it starts).
+
+    ```mlir
+    %bars = tilegpu.mbarrier_alloc {arrivals = 2 : i32} : !tilegpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$arrivals);
+  let results = (outs TileGPU_MBarriers:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for a phase of an mbarrier to complete";
+  let description = [{
+    Every thread waits until the phase of mbarrier `index` of `bars` whose
+    parity is `phase` (0 or 1) has completed
+    (`mbarrier.try_wait.parity`, in a loop): all its arrivals have arrived
+    and the bytes they expected have landed. What the phase's TMA copies
+    wrote is then visible to the thread. It is not a block barrier: other
+    threads may still be reading what the buffers held before.
+
+    ```mlir
+    tilegpu.mbarrier_wait %bars[%stage], %phase : !tilegpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins Arg<TileGPU_MBarriers, "", [MemRead]>:$bars,
+                       I32:$index, I32:$phase);
+  let assemblyFormat = [{
+    $bars `[` $index `]` `,` $phase attr-dict `:` qualified(type($bars))
+  }];
+}
+
+def TileGPU_TmaLoadOp : TileGPU_Op<"tma_load", [AttrSizedOperandSegments]> {
+  let summary = "Copies a descriptor's box into shared memory with TMA";
+  let description = [{
+    The box of `desc` (a `tile.make_tensor_desc`) at `offsets` (the first
+    element's coordinates, outermost first, as `tile.desc_load` takes
+    them), copied into `dst` by the Tensor Memory Accelerator
+    (`cp.async.bulk.tensor`, sm_90): elements outside the tensor become 0.
+    One thread of the block arrives on mbarrier `index` of `bars`,
+    expecting the box's bytes (`mbarrier.arrive.expect_tx`), and issues the
+    copy, which completes those bytes on the same mbarrier; a
+    `tilegpu.mbarrier_wait` for that phase makes them visible. With `pred`
+    false, nothing is copied and nobody arrives.
+
+    `dst` has the descriptor's block shape and element type, contiguous
+    along its last dimension (order [1, 0]), in a layout TMA writes: rows
+    of 32, 64 or 128 bytes swizzled by TMA's pattern of that width
+    (`#tilegpu.shared` with 16-byte vectors, perPhase = 128 / row bytes and
+    maxPhase = row bytes / 16), or not swizzled (maxPhase = 1, rows of a
+    multiple of 16 bytes, at most 256 elements). Longer swizzled rows are
+    cut into blocks of columns (`columnsPerBlock`), each its own copy.
+    The kernel receives the descriptor's tensor map as a hidden parameter
+    (see docs/compiler.md).
+
+    ```mlir
+    tilegpu.tma_load %desc[%m, %k], %stage, %bars[%s] if %ok
+        : !tile.tensor_desc<128x64xf16>,
+          !tilegpu.memdesc<128x64xf16, #shared>, !tilegpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_TensorDesc:$desc, Variadic<I32>:$offsets,
+                       Arg<TileGPU_MemDesc, "", [MemWrite]>:$dst,
+                       Arg<TileGPU_MBarriers, "", [MemRead, MemWrite]>:$bars,
+                       I32:$index, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $dst `,` $bars `[` $index `]`
+    (`if` $pred^)? attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($dst)) `,` qualified(type($bars))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

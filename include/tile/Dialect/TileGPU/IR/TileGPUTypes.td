@@ -32,4 +32,23 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
   }];
 }
 
+def TileGPU_MBarriersType : TypeDef<TileGPU_Dialect, "MBarriers"> {
+  let mnemonic = "mbarriers";
+  let summary = "A row of mbarriers in shared memory";
+  let description = [{
+    `count` mbarriers (8 bytes each) in the block's shared memory: the
+    barriers whose phases a TMA copy completes, one per stage of a
+    pipelined loop. `tilegpu.mbarrier_alloc` makes and initializes them;
+    `tilegpu.tma_load` arrives on one and `tilegpu.mbarrier_wait` waits for
+    one's phase.
+
+    ```mlir
+    !tilegpu.mbarriers<3>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD

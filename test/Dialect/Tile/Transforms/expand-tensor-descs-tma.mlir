@@ -1,0 +1,70 @@
+// With tma=true (the tile-to-ptx pipeline's tma option on sm_90a), the
+// descriptor loads a TMA copy serves stay: in a loop, only operands of a
+// dot, 16-bit, rows of at least 32 bytes and a multiple of 8 rows. Every
+// other one is expanded as without the option; a descriptor whose loads are
+// all expanded is erased.
+// RUN: tile-opt %s --tile-expand-tensor-descs=tma=true | FileCheck %s
+// RUN: tile-opt %s --tile-expand-tensor-descs | FileCheck %s --check-prefix=ALL
+
+// ALL-NOT: tile.desc_load
+// ALL-NOT: tile.make_tensor_desc
+
+// CHECK-LABEL: tile.func @kept
+// CHECK: %[[DA:.*]] = tile.make_tensor_desc
+// CHECK: %[[DB:.*]] = tile.make_tensor_desc
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = tile.desc_load %[[DA]]
+// CHECK: %[[B:.*]] = tile.desc_load %[[DB]]
+// CHECK: tile.dot %[[A]], %[[B]]
+tile.func @kept(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %m: i32, %n: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %da = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %db = tile.make_tensor_desc %b, [%k, %n], [%n, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %i = %c0 to %k step %c64 iter_args(%c = %zero) -> (tensor<64x64xf32>) : i32 {
+    %x = tile.desc_load %da[%c0, %i] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %y = tile.desc_load %db[%i, %c0] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %d = tile.dot %x, %y, %c : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.num_stages = 3 : i32}
+  tile.return
+}
+
+// Expanded: a load outside a loop, a load used by more than a dot, f32
+// elements, rows of 16 bytes (8 x f16), and 4 rows.
+// CHECK-LABEL: tile.func @expanded
+// CHECK-NOT: tile.desc_load
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.return
+tile.func @expanded(%a: !tile.ptr<f16>, %f: !tile.ptr<f32>, %out: !tile.ptr<f32>, %m: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : i32
+  %da = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<16x16xf16>
+  %df = tile.make_tensor_desc %f, [%m, %k], [%k, %c1] : !tile.ptr<f32> -> !tile.tensor_desc<16x16xf32>
+  %dn = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<16x8xf16>
+  %dr = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<4x16xf16>
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %zero4 = arith.constant dense<0.0> : tensor<4x16xf32>
+  %zero8 = arith.constant dense<0.0> : tensor<16x8xf32>
+  %outside = tile.desc_load %da[%c0, %c0] : !tile.tensor_desc<16x16xf16> -> tensor<16x16xf16>
+  %p = tile.splat %out : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
+  %acc = scf.for %i = %c0 to %k step %c16 iter_args(%c = %zero) -> (tensor<16x16xf32>) : i32 {
+    %x = tile.desc_load %da[%c0, %i] : !tile.tensor_desc<16x16xf16> -> tensor<16x16xf16>
+    %d = tile.dot %x, %outside, %c : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    %xf = tile.cast %x : tensor<16x16xf16> to tensor<16x16xf32>
+    %d1 = arith.addf %d, %xf : tensor<16x16xf32>
+    %y = tile.desc_load %df[%c0, %i] : !tile.tensor_desc<16x16xf32> -> tensor<16x16xf32>
+    %d2 = tile.dot %y, %y, %d1 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %n = tile.desc_load %dn[%c0, %i] : !tile.tensor_desc<16x8xf16> -> tensor<16x8xf16>
+    %r = tile.desc_load %dr[%c0, %i] : !tile.tensor_desc<4x16xf16> -> tensor<4x16xf16>
+    %dn2 = tile.dot %r, %x, %zero4 : tensor<4x16xf16>, tensor<16x16xf16> -> tensor<4x16xf32>
+    %dn3 = tile.dot %x, %n, %zero8 : tensor<16x16xf16>, tensor<16x8xf16> -> tensor<16x8xf32>
+    %dd = tile.dot %x, %x, %d2 : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %dd : tensor<16x16xf32>
+  }
+  tile.store %p, %acc : tensor<16x16x!tile.ptr<f32>>
+  tile.return
+}
