@@ -330,6 +330,36 @@ CudaModule::~CudaModule() {
     (void)loadedDriver().cuModuleUnload(static_cast<CUmodule>(module));
 }
 
+/// Reads the global `<kernel><suffix>` of `module` into `bytes`, where it
+/// has one (false where not): what the compiler tells the launcher
+/// (tile/Conversion/KernelABI.h), `what` for messages, at most `maxBytes`.
+static llvm::Expected<bool>
+readKernelGlobal(void *module, llvm::StringRef kernel, llvm::StringRef suffix,
+                 llvm::StringRef what, size_t maxBytes,
+                 std::vector<uint8_t> &bytes) {
+  const CudaDriver &driver = loadedDriver();
+  std::string symbol = (kernel + suffix).str();
+  CUdeviceptr address = 0;
+  size_t size = 0;
+  CUresult result = driver.cuModuleGetGlobal(
+      &address, &size, static_cast<CUmodule>(module), symbol.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND)
+    return false;
+  if (llvm::Error err = driver.check(result, "cuModuleGetGlobal"))
+    return std::move(err);
+  if (size > maxBytes)
+    return llvm::createStringError("kernel '" + kernel + "' declares " + what +
+                                   " in a global of " + llvm::Twine(size) +
+                                   " bytes; expected at "
+                                   "most " +
+                                   llvm::Twine(maxBytes));
+  bytes.assign(size, 0);
+  if (llvm::Error err = driver.check(
+          driver.cuMemcpyDtoH(bytes.data(), address, size), "cuMemcpyDtoH"))
+    return std::move(err);
+  return true;
+}
+
 llvm::Expected<CudaFunction>
 CudaModule::getFunction(llvm::StringRef name) const {
   const CudaDriver &driver = loadedDriver();
@@ -360,30 +390,21 @@ CudaModule::getFunction(llvm::StringRef name) const {
                   function.maxThreadsPerBlock))))
     return std::move(err);
 
-  // Its tensor maps' recipes, where it takes any.
-  std::string mapsName = nameString + kTensorMapsSuffix.str();
-  CUdeviceptr mapsAddress = 0;
-  size_t mapsBytes = 0;
-  result =
-      driver.cuModuleGetGlobal(&mapsAddress, &mapsBytes,
-                               static_cast<CUmodule>(module), mapsName.c_str());
-  if (result != CUDA_ERROR_NOT_FOUND) {
-    if (llvm::Error err = driver.check(result, "cuModuleGetGlobal"))
-      return std::move(err);
-    // At most the recipes of 64 maps (TensorMapRecipe.cpp's bound).
-    constexpr size_t kMaxBytes = 4 * (2 + 64 * kTensorMapWords);
-    if (mapsBytes % 4 != 0 || mapsBytes > kMaxBytes)
+  // Its tensor maps' recipes, where it takes any (at most 64 maps', the
+  // bound of TensorMapRecipe.cpp).
+  std::vector<uint8_t> bytes;
+  llvm::Expected<bool> found =
+      readKernelGlobal(module, name, kTensorMapsSuffix, "its tensor maps",
+                       4 * (2 + 64 * kTensorMapWords), bytes);
+  if (!found)
+    return found.takeError();
+  if (*found) {
+    if (bytes.size() % 4 != 0)
       return llvm::createStringError(
           "kernel '" + name + "' declares its tensor maps in a global of " +
-          llvm::Twine(mapsBytes) +
-          " bytes; expected whole 32-bit words, at "
-          "most " +
-          llvm::Twine(kMaxBytes) + " bytes");
-    std::vector<int32_t> words(mapsBytes / 4);
-    if (llvm::Error err = driver.check(
-            driver.cuMemcpyDtoH(words.data(), mapsAddress, mapsBytes),
-            "cuMemcpyDtoH"))
-      return std::move(err);
+          llvm::Twine(bytes.size()) + " bytes; expected whole 32-bit words");
+    std::vector<int32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), bytes.size());
     llvm::Expected<std::vector<TensorMapRecipe>> recipes =
         parseTensorMapRecipes(words, name);
     if (!recipes)
@@ -392,26 +413,20 @@ CudaModule::getFunction(llvm::StringRef name) const {
   }
 
   // Dynamic shared memory, where the kernel declares it.
-  std::string sizeName = nameString + kDynamicSharedSuffix.str();
-  CUdeviceptr sizeAddress = 0;
-  size_t sizeBytes = 0;
-  result =
-      driver.cuModuleGetGlobal(&sizeAddress, &sizeBytes,
-                               static_cast<CUmodule>(module), sizeName.c_str());
-  if (result == CUDA_ERROR_NOT_FOUND)
+  found =
+      readKernelGlobal(module, name, kDynamicSharedSuffix,
+                       "its dynamic shared memory", sizeof(uint32_t), bytes);
+  if (!found)
+    return found.takeError();
+  if (!*found)
     return function;
-  if (llvm::Error err = driver.check(result, "cuModuleGetGlobal"))
-    return std::move(err);
   uint32_t dynamicBytes = 0;
-  if (sizeBytes != sizeof(dynamicBytes))
+  if (bytes.size() != sizeof(dynamicBytes))
     return llvm::createStringError("kernel '" + name + "' declares its " +
                                    "dynamic shared memory in a global of " +
-                                   llvm::Twine(sizeBytes) +
+                                   llvm::Twine(bytes.size()) +
                                    " bytes; expected a 32-bit integer");
-  if (llvm::Error err = driver.check(
-          driver.cuMemcpyDtoH(&dynamicBytes, sizeAddress, sizeof(dynamicBytes)),
-          "cuMemcpyDtoH"))
-    return std::move(err);
+  std::memcpy(&dynamicBytes, bytes.data(), sizeof(dynamicBytes));
   if (dynamicBytes == 0)
     return function;
   if (!driver.cuFuncSetAttribute)

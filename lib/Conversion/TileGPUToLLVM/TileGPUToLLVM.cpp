@@ -194,29 +194,15 @@ static LogicalResult checkLayouts(tile::FuncOp func) {
 }
 
 /// True if control can reach `block` again after leaving it.
-/// True when a warpgroup_dot reads `alloc`'s buffer (or one of its ring).
-static bool readByWgmma(LocalAllocOp alloc) {
+/// True when an operation of type OpTy uses `alloc`'s buffer (or one of its
+/// ring): a warpgroup_dot that reads it, or a TMA copy that writes it, both
+/// of which follow the swizzle's address bits of 8 rows of up to 128 bytes.
+template <typename OpTy> static bool isBufferUsedBy(LocalAllocOp alloc) {
   SmallVector<Value> worklist = {alloc.getResult()};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
-      if (isa<WarpgroupDotOp>(user))
-        return true;
-      if (auto index = dyn_cast<MemDescIndexOp>(user))
-        worklist.push_back(index.getResult());
-    }
-  }
-  return false;
-}
-
-/// True when a TMA copy writes `alloc`'s buffer (or one of its ring): TMA
-/// swizzles by the address bits of 8 rows of up to 128 bytes.
-static bool writtenByTma(LocalAllocOp alloc) {
-  SmallVector<Value> worklist = {alloc.getResult()};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      if (isa<TmaLoadOp>(user))
+      if (isa<OpTy>(user))
         return true;
       if (auto index = dyn_cast<MemDescIndexOp>(user))
         worklist.push_back(index.getResult());
@@ -428,8 +414,11 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
   // bytes).
   func.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-      sharedBytes = llvm::alignTo(
-          sharedBytes, readByWgmma(alloc) || writtenByTma(alloc) ? 1024 : 128);
+      sharedBytes =
+          llvm::alignTo(sharedBytes, isBufferUsedBy<WarpgroupDotOp>(alloc) ||
+                                             isBufferUsedBy<TmaLoadOp>(alloc)
+                                         ? 1024
+                                         : 128);
       info.bufferOffset[alloc] = sharedBytes;
       sharedBytes += alloc.getType().getSizeInBytes();
     } else if (auto bars = dyn_cast<MBarrierAllocOp>(op)) {
