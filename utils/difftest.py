@@ -11,14 +11,18 @@ stages:
 
   compile-sm_90, compile-sm_80   tile-opt --tile-to-ptx, specialized as the
                                  runtime specializes this launch
-  ptxas-sm_90, ptxas-sm_80       ptxas assembles the PTX (skipped, said once,
-                                 where there is no ptxas)
+  compile-sm_90a-tma             the same for sm_90a with TMA copies
+                                 (tma=true), for kernels whose descriptor
+                                 loads feed a tile.dot
+  ptxas-sm_90, ptxas-sm_80,      ptxas assembles the PTX (skipped, said once,
+  ptxas-sm_90a-tma               where there is no ptxas)
   cpu-run, cpu                   tile-run --target=cpu on inputs made here
                                  (arg<N>.npy); every buffer against the
                                  reference, within the reference's bounds
   cuda-run, cuda, cuda-vs-cpu    (--target=cuda) tile-run --target=cuda
-                                 --check; every buffer against the reference,
-                                 and against the interpreter's
+                                 --check (with --tma, tile-run --tma); every
+                                 buffer against the reference, and against
+                                 the interpreter's
   memcheck, racecheck            (--sanitize) the GPU run under
                                  compute-sanitizer; a reported error fails
 
@@ -55,6 +59,9 @@ import tile_smith_ref as R  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MISMATCH_STAGES = {"cpu", "cuda", "cuda-vs-cpu", "cuda-check"}
 CHIPS = ("sm_90", "sm_80")
+# A compile of kernels whose descriptor loads feed a dot with TMA copies:
+# the stage's name, the pipeline's options, ptxas's architecture.
+TMA_COMPILE = ("sm_90a-tma", "chip=sm_90a tma=true", "sm_90a")
 TIMEOUT = 300
 
 
@@ -79,6 +86,7 @@ class Tools:
         self.sanitizer = find_tool("TILE_COMPUTE_SANITIZER", "compute-sanitizer")
         self.target = options.target
         self.sanitize = options.sanitize
+        self.tma = getattr(options, "tma", False)
         self.fault = options.inject_fault
         self.cache = options.cache
 
@@ -175,19 +183,24 @@ def check_case(tools, directory, until=None):
 
     want = lambda group: until is None or until == group  # noqa: E731
     if want("compile"):
-        for chip in CHIPS:
-            ptx = "kernel-%s.ptx" % chip
+        compiles = [(chip, "chip=" + chip, chip) for chip in CHIPS]
+        with open(os.path.join(directory, "kernel.mlir")) as f:
+            text = f.read()
+        if "tile.desc_load" in text and "tile.dot" in text:
+            compiles.append(TMA_COMPILE)
+        for name, options, arch in compiles:
+            ptx = "kernel-%s.ptx" % name
             run_tool(
-                "compile-" + chip,
+                "compile-" + name,
                 [tools.opt, "kernel.mlir",
                  "--tile-specialize-arguments=divisibility=" + launch["specialize"],
-                 "--tile-to-ptx=chip=%s dump-ptx=%s" % (chip, ptx),
+                 "--tile-to-ptx=%s dump-ptx=%s" % (options, ptx),
                  "-o", os.devnull],
                 directory, env)
             if tools.ptxas:
-                run_tool("ptxas-" + chip,
-                         [tools.ptxas, "-arch=" + chip, ptx, "-o",
-                          "kernel-%s.cubin" % chip],
+                run_tool("ptxas-" + name,
+                         [tools.ptxas, "-arch=" + arch, ptx, "-o",
+                          "kernel-%s.cubin" % name],
                          directory, env)
         if until == "compile":
             return
@@ -210,7 +223,8 @@ def check_case(tools, directory, until=None):
     if tools.target != "cuda" or until == "cpu":
         return
 
-    gpu = run + ["--target=cuda"] + tile_run_args(launch, "gpu")
+    tma = ["--tma"] if tools.tma else []
+    gpu = run + ["--target=cuda"] + tma + tile_run_args(launch, "gpu")
     # --check compares with the interpreter under one absolute tolerance:
     # the largest of the reference's bounds, where all are finite.
     bounds = [2 * b.e[b.written] for b in buffers.values()]
@@ -234,7 +248,8 @@ def check_case(tools, directory, until=None):
         return
     if not tools.sanitizer:
         raise Failure("memcheck", "no compute-sanitizer found")
-    plain = run + ["--target=cuda", "--no-guards"] + tile_run_args(launch, "san")
+    plain = (run + ["--target=cuda", "--no-guards"] + tma +
+             tile_run_args(launch, "san"))
     for tool in ("memcheck", "racecheck"):
         output = run_tool(
             tool,
@@ -383,6 +398,9 @@ def main():
                         help="only kernels that use the operation OP (such "
                         "as tile.dot): seeds from --seed on whose kernels do "
                         "not are skipped until COUNT kernels have run")
+    parser.add_argument("--tma", action="store_true",
+                        help="run on the GPU with tile-run --tma (TMA copies "
+                        "of the descriptor loads that feed a dot, sm_90a)")
     parser.add_argument("--sanitize", action="store_true",
                         help="also run the GPU run under compute-sanitizer "
                         "(memcheck, racecheck)")
