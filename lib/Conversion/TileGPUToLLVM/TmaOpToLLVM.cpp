@@ -173,7 +173,7 @@ struct MakeTensorDescOpLowering
 };
 
 /// tilegpu.mbarrier_alloc -> its range of shared memory, which thread 0
-/// initializes (and fences) before the block meets.
+/// initializes (and fences) between two meetings of the block.
 struct MBarrierAllocOpLowering : ConvertOpToLLVMPattern<MBarrierAllocOp> {
   MBarrierAllocOpLowering(LLVMTypeConverter &converter,
                           const LoweringInfo &info)
@@ -186,6 +186,10 @@ struct MBarrierAllocOpLowering : ConvertOpToLLVMPattern<MBarrierAllocOp> {
     auto bars = getSharedAddress(
         rewriter, loc, op, info,
         createI32(rewriter, loc, info.bufferOffset.lookup(op)));
+    // Run again (in an outer loop), the row is initialized anew: the block
+    // meets first, so that no thread still waits for a phase of its last
+    // use when thread 0 resets it.
+    NVVM::Barrier0Op::create(rewriter, loc);
     Value tid = getThreadId(rewriter, loc);
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                        tid, createI32(rewriter, loc, 0));

@@ -1,20 +1,23 @@
 // TMA copies in NVVM. The descriptor becomes a hidden parameter after the
-// kernel's own (byval, 64-byte aligned, grid_constant), and the module
-// says how the runtime makes its tensor map (@K_tensor_maps, KernelABI.h):
-// magic 0x544d4101 = 1414349057, one map, base argument 1, bf16 (2), rank
-// 2, sizes [k (argument 3: -4), m (argument 2: -3)] innermost first, row
-// stride 64 (a constant), the box [64, 128] innermost first and a 128-byte
-// swizzle. The buffer is 1024-byte aligned (after the mbarriers' 16 bytes);
-// thread 0 initializes the two mbarriers for one arrival each, fences,
-// and the block meets; the copy is thread 0's arrive.expect_tx of the
-// box's 16384 bytes and one cp.async.bulk.tensor at (k, m), innermost
-// first; the wait spins on try_wait.parity.
+// kernel's own (byval, 64-byte aligned, grid_constant), and the module says
+// how the runtime makes its tensor map (@K_tensor_maps, KernelABI.h): magic
+// 0x544d4101 = 1414349057, one map, base argument 1, bf16 (2), rank 2, sizes
+// [k (argument 3: -4), m (argument 2: -3)] innermost first, row stride 64 (a
+// constant), the box [64, 128] innermost first and a 128-byte swizzle. The
+// buffer is 1024-byte aligned (after the mbarriers' 16 bytes); the block
+// meets, thread 0 initializes the two mbarriers for one arrival each, fences,
+// and the block meets again; the copy is thread 0's arrive.expect_tx of the
+// box's 16384 bytes and one cp.async.bulk.tensor at (k, m), innermost first;
+// the wait spins on try_wait.parity.
 // RUN: tile-opt %s --split-input-file --convert-tilegpu-to-llvm=chip=sm_90a --verify-diagnostics | FileCheck %s
 
 // CHECK: llvm.mlir.global external constant @tma_tensor_maps(dense<[1414349057, 1, 1, 2, 2, -4, -3, 64, 64, 128, 128]> : tensor<11xi32>) {addr_space = 1 : i32, alignment = 4 : i64} : !llvm.array<11 x i32>
 // CHECK: llvm.mlir.global internal @tma_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<33792 x i8>
 // CHECK-LABEL: llvm.func @tma(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %[[MAP:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// CHECK: nvvm.barrier0
+// CHECK-NEXT: nvvm.read.ptx.sreg.tid.x
+// CHECK: llvm.cond_br
 // CHECK-COUNT-2: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.barrier0

@@ -275,12 +275,15 @@ def TileGPU_MBarrierAllocOp : TileGPU_Op<"mbarrier_alloc",
   let description = [{
     Reserves 8 bytes of the block's shared memory per mbarrier of the
     result (for the kernel's lifetime, as `tilegpu.local_alloc` does); then
-    thread 0 initializes each to expect `arrivals` arrivals per phase
-    (`mbarrier.init`) and fences the initialization (`fence.mbarrier_init`),
-    and the block meets at a barrier, so that no thread arrives on or waits
-    for a barrier before it is initialized. Each mbarrier starts in phase 0.
-    Running it again re-initializes them: every copy that signals them must
-    be complete by then (a pipelined loop waits for each copy it starts).
+    the block meets, thread 0 initializes each to expect `arrivals`
+    arrivals per phase (`mbarrier.init`) and fences the initialization
+    (`fence.mbarrier_init`), and the block meets again, so that no thread
+    arrives on or waits for a barrier before it is initialized. Each
+    mbarrier starts in phase 0. Running it again (in an outer loop)
+    re-initializes them: the first meeting keeps thread 0 from resetting a
+    barrier another thread still waits on, and every copy that signals them
+    must be complete by then (a pipelined loop waits for each copy it
+    starts).
 
     ```mlir
     %bars = tilegpu.mbarrier_alloc {arrivals = 2 : i32} : !tilegpu.mbarriers<3>
