@@ -155,6 +155,39 @@ static LogicalResult runMakeTensorDesc(Executor &executor,
   return success();
 }
 
+/// Reads each lane i of `result` (of `dataType`) from the address
+/// `addressOf(i)` gives, checked against its buffer as every access is
+/// (getElementAddress); a lane it gives none for keeps `fill`'s element
+/// where there is one, else the zero `result` was allocated with. Fails at
+/// the first address outside a buffer.
+static LogicalResult
+readLanes(Executor &executor, Operation *op, DataType dataType,
+          RuntimeValue &result, const RuntimeValue *fill,
+          llvm::function_ref<std::optional<Pointer>(int64_t)> addressOf) {
+  LogicalResult status = success();
+  dispatchBySize(getDataTypeSize(dataType), [&](auto tag) {
+    using T = decltype(tag);
+    T *out = result.getData<T>();
+    const T *fillData = fill ? fill->getData<T>() : nullptr;
+    for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+      std::optional<Pointer> pointer = addressOf(i);
+      if (!pointer) {
+        if (fillData)
+          out[i] = fillData[i];
+        continue;
+      }
+      uint8_t *address = getElementAddress(executor, op, dataType,
+                                           result.getShape(), i, *pointer);
+      if (!address) {
+        status = failure();
+        return;
+      }
+      std::memcpy(&out[i], address, sizeof(T));
+    }
+  });
+  return status;
+}
+
 // The box at the offsets; lanes outside the tensor read as zero, and the
 // others are checked against the base's buffer as tile.load's are.
 static LogicalResult runDescLoad(Executor &executor, DescLoadOp op) {
@@ -167,31 +200,19 @@ static LogicalResult runDescLoad(Executor &executor, DescLoadOp op) {
   DataType dataType = *getDataType(type.getElementType());
   RuntimeValue result = RuntimeValue::allocate(dataType, type.getBlockShape());
   ArrayRef<int64_t> box = type.getBlockShape();
-  LogicalResult status = success();
-  dispatchBySize(getDataTypeSize(dataType), [&](auto tag) {
-    using T = decltype(tag);
-    T *out = result.getData<T>();
-    for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
-      int64_t element = fields[1];
-      bool inside = true;
-      for (int64_t d = rank - 1, rest = i; d >= 0; --d) {
-        int64_t coordinate = offsets[d] + rest % box[d];
-        rest /= box[d];
-        inside = inside && coordinate >= 0 && coordinate < fields[2 + d];
-        element += coordinate * fields[2 + rank + d];
-      }
-      if (!inside)
-        continue;
-      uint8_t *address = getElementAddress(executor, op, dataType, box, i,
-                                           Pointer{element, fields[0]});
-      if (!address) {
-        status = failure();
-        return;
-      }
-      std::memcpy(&out[i], address, sizeof(T));
+  auto addressOf = [&](int64_t i) -> std::optional<Pointer> {
+    int64_t element = fields[1];
+    for (int64_t d = rank - 1, rest = i; d >= 0; --d) {
+      int64_t coordinate = offsets[d] + rest % box[d];
+      rest /= box[d];
+      if (coordinate < 0 || coordinate >= fields[2 + d])
+        return std::nullopt;
+      element += coordinate * fields[2 + rank + d];
     }
-  });
-  if (failed(status))
+    return Pointer{element, fields[0]};
+  };
+  if (failed(readLanes(executor, op, dataType, result, /*fill=*/nullptr,
+                       addressOf)))
     return failure();
   executor.bind(op.getResult(), result);
   return success();
@@ -209,27 +230,12 @@ static LogicalResult runLoad(Executor &executor, LoadOp op) {
   RuntimeValue result =
       RuntimeValue::allocate(*getElementDataType(pointee), pointers.getShape());
   const Pointer *addresses = pointers.getData<Pointer>();
-  LogicalResult status = success();
-  dispatchBySize(getDataTypeSize(type), [&](auto tag) {
-    using T = decltype(tag);
-    T *out = result.getData<T>();
-    const T *fill = other ? other->getData<T>() : nullptr;
-    for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
-      if (mask && !mask[i]) {
-        if (fill)
-          out[i] = fill[i];
-        continue;
-      }
-      uint8_t *address = getElementAddress(
-          executor, op, type, pointers.getShape(), i, addresses[i]);
-      if (!address) {
-        status = failure();
-        return;
-      }
-      std::memcpy(&out[i], address, sizeof(T));
-    }
-  });
-  if (failed(status))
+  auto addressOf = [&](int64_t i) -> std::optional<Pointer> {
+    if (mask && !mask[i])
+      return std::nullopt;
+    return addresses[i];
+  };
+  if (failed(readLanes(executor, op, type, result, other, addressOf)))
     return failure();
   executor.bind(op.getResult(), result);
   return success();
