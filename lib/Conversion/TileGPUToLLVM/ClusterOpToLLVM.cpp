@@ -185,14 +185,7 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
     });
 
     // 4. The round is complete: this block's slots, in order of rank.
-    createPTX(rewriter, loc,
-              "{\n"
-              ".reg .pred done;\n"
-              "tile_cluster_wait:\n"
-              "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-              "@!done bra tile_cluster_wait;\n"
-              "}",
-              "l,r", {toAddress(rewriter, loc, barrier), parity});
+    createMBarrierWait(rewriter, loc, barrier, parity);
     Value total;
     for (int64_t k = 0; k < size; ++k) {
       Value address = sharedAt(

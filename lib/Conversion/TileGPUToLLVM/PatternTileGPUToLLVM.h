@@ -182,6 +182,11 @@ Value getSharedAddress(OpBuilder &b, Location loc, Operation *op,
 SmallVector<Value> emitPredicatedLoad(OpBuilder &b, Location loc, Value address,
                                       Value pred, ArrayRef<Value> other,
                                       Type elementType, int64_t width);
+/// Every thread waits, spinning on `mbarrier.try_wait.parity` (inline
+/// PTX), until the phase of parity `parity` (an i32, 0 or 1) of the
+/// mbarrier at `barrier` (an !llvm.ptr<3>) has completed.
+void createMBarrierWait(OpBuilder &b, Location loc, Value barrier,
+                        Value parity);
 /// Layout bits of a tile type; the lowering only sees types that verified.
 LayoutBits getBits(Type type);
 

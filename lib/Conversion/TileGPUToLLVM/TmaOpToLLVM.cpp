@@ -219,11 +219,6 @@ static Value getBarrier(OpBuilder &b, Location loc, Value bars, Value index) {
                              ValueRange{offset});
 }
 
-/// An i64 address operand of inline PTX.
-static Value toAddress(OpBuilder &b, Location loc, Value pointer) {
-  return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pointer);
-}
-
 /// tilegpu.mbarrier_wait -> a try_wait.parity loop, in PTX.
 struct MBarrierWaitOpLowering : ConvertOpToLLVMPattern<MBarrierWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -234,19 +229,7 @@ struct MBarrierWaitOpLowering : ConvertOpToLLVMPattern<MBarrierWaitOp> {
     Location loc = op.getLoc();
     Value barrier =
         getBarrier(rewriter, loc, adaptor.getBars(), adaptor.getIndex());
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange(),
-        ValueRange{toAddress(rewriter, loc, barrier), adaptor.getPhase()},
-        "{\n"
-        ".reg .pred done;\n"
-        "tile_tma_wait:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-        "@!done bra tile_tma_wait;\n"
-        "}",
-        "l,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    createMBarrierWait(rewriter, loc, barrier, adaptor.getPhase());
     rewriter.eraseOp(op);
     return success();
   }

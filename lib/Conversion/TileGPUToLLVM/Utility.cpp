@@ -127,3 +127,22 @@ Value mlir::tilegpu::getSharedAddress(OpBuilder &b, Location loc, Operation *op,
 LayoutBits mlir::tilegpu::getBits(Type type) {
   return *getLayoutBits(cast<RankedTensorType>(type));
 }
+
+void mlir::tilegpu::createMBarrierWait(OpBuilder &b, Location loc,
+                                       Value barrier, Value parity) {
+  // (The label is local to the braces: the loop may stand many times in a
+  // kernel.)
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), barrier);
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), ValueRange{address, parity},
+      "{\n"
+      ".reg .pred done;\n"
+      "tile_phase_wait:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+      "@!done bra tile_phase_wait;\n"
+      "}",
+      "l,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
