@@ -6,7 +6,13 @@
 # returns at most 8 files).
 #
 #   suite     the GPU tests, compute-sanitizer and 300 random kernels
+#             ($SUITE_PARTS of them, $SUITE_DIFFTEST_COUNT kernels, in
+#             $SUITE_SECONDS)
 #   tests     the GPU tests alone
+#   tma-difftest
+#             $TMA_DIFFTEST_COUNT random kernels with TMA copies (--with-tma)
+#             (default 150, 20 of them under compute-sanitizer) on the GPU
+#             with tile-run --tma, from seed $TMA_DIFFTEST_SEED
 #   kernels-old-new
 #             bench/kernels_bench.py --tile-only at its shapes, with the
 #             kernels of dist/tile-gpu/old-examples (an older commit's
@@ -65,9 +71,17 @@ for step in "$@"; do
   echo "== $step $(date -u +%H:%M:%S)"
   case "$step" in
   suite)
-    OUT=$o/suite TILE_DIFFTEST_COUNT=300 TILE_DIFFTEST_SANITIZE=20 \
-      timeout 420 bash dist/tile-gpu/run-gpu-tests.sh tests sanitizer difftest > $o/suite-stdout.log 2>&1
-    echo "suite rc=$?" ;;
+    OUT=$o/suite TILE_DIFFTEST_COUNT=${SUITE_DIFFTEST_COUNT:-300} TILE_DIFFTEST_SANITIZE=20 \
+      timeout ${SUITE_SECONDS:-420} bash dist/tile-gpu/run-gpu-tests.sh ${SUITE_PARTS:-tests sanitizer difftest} > $o/suite-stdout.log 2>&1
+    echo "suite rc=$?"
+    # What a timeout left running (difftest's workers) stops here.
+    pkill -f difftest.py; pkill -f /tmp/tile-gpu/bin/ ;;
+  tma-difftest)
+    OUT=$o/tma TILE_DIFFTEST_COUNT=${TMA_DIFFTEST_COUNT:-150} TILE_DIFFTEST_SANITIZE=${TMA_DIFFTEST_SANITIZE:-20} \
+      TILE_DIFFTEST_ARGS="--tma --with-tma --seed ${TMA_DIFFTEST_SEED:-1}" \
+      timeout ${TMA_DIFFTEST_SECONDS:-240} bash dist/tile-gpu/run-gpu-tests.sh difftest > $o/tma-difftest-stdout.log 2>&1
+    echo "tma-difftest rc=$?"
+    pkill -f difftest.py; pkill -f /tmp/tile-gpu/bin/ ;;
   tests)
     OUT=$o/suite timeout ${TESTS_SECONDS:-300} bash dist/tile-gpu/run-gpu-tests.sh tests > $o/tests-stdout.log 2>&1
     echo "tests rc=$?" ;;

@@ -6,7 +6,7 @@
 #
 #   scripts/difftest.sh COUNT [--seed S] [--target=cpu|cuda] [--sanitize]
 #                             [--jobs N] [--keep DIR] [--no-reduce]
-#                             [--with-op OP]
+#                             [--with-op OP | --with-tma] [--tma]
 #   scripts/difftest.sh --replay DIR
 #
 # The last line is "COUNT kernels, N mismatches, N crashes"; the exit status

@@ -19,7 +19,9 @@
 #              host time of a launch against Triton's)
 #   difftest   random kernels on the GPU against their references and the
 #              interpreter ($TILE_DIFFTEST_COUNT, default 1000), then some
-#              under compute-sanitizer ($TILE_DIFFTEST_SANITIZE, default 50)
+#              under compute-sanitizer ($TILE_DIFFTEST_SANITIZE, default 50);
+#              $TILE_DIFFTEST_ARGS are added to both (say "--tma --with-tma
+#              --seed 5000")
 # and writes a log of each into $OUT (default ./gpu-results): env.log,
 # gpu-tests.log, bench.log, compute-sanitizer.log, python-example.log,
 # python-bench.log (and python-bench.json), difftest.log. Exits non-zero if any part
@@ -35,13 +37,16 @@ parts=("$@")
 mkdir -p "$out" "$work/bin" "$work/lib" "$work/build/test/cuda"
 python=$(command -v python3)
 
-# The binaries and the C API's library.
+# The binaries and the C API's library, each written beside and renamed
+# into place: a run cut off by a timeout may leave processes running the old
+# one, which could not be written over ("Text file busy").
 for binary in bin/tile-run bin/tile-opt bin/tile-smith bin/tile-capi-test bin/tile-tensor-map-test lib/libtile-c.so; do
   [ -f "$bundle/$binary.xz" ] || continue
   "$python" -c 'import lzma, shutil, sys
 with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
-    shutil.copyfileobj(src, dst)' "$bundle/$binary.xz" "$work/$binary" || exit 1
-  chmod +x "$work/$binary"
+    shutil.copyfileobj(src, dst)' "$bundle/$binary.xz" "$work/$binary.new" || exit 1
+  chmod +x "$work/$binary.new"
+  mv -f "$work/$binary.new" "$work/$binary"
 done
 export PATH="$work/bin:$PATH:/usr/local/cuda/bin"
 export TILE_CACHE_DIR="$work/cache"
@@ -246,11 +251,11 @@ if want difftest; then
   {
     echo "== difftest ($(date -u '+%Y-%m-%d %H:%M UTC'))"
     TILE_BIN="$work/bin" TILE_PYTHON="$python" "$bundle/src/scripts/difftest.sh" \
-      "${TILE_DIFFTEST_COUNT:-1000}" --target=cuda --keep "$work/difftest" || status=1
+      "${TILE_DIFFTEST_COUNT:-1000}" --target=cuda ${TILE_DIFFTEST_ARGS:-} --keep "$work/difftest" || status=1
     echo
     echo "== difftest under compute-sanitizer"
     TILE_BIN="$work/bin" TILE_PYTHON="$python" "$bundle/src/scripts/difftest.sh" \
-      "${TILE_DIFFTEST_SANITIZE:-50}" --target=cuda --sanitize \
+      "${TILE_DIFFTEST_SANITIZE:-50}" --target=cuda --sanitize ${TILE_DIFFTEST_ARGS:-} \
       --keep "$work/difftest-sanitize" || status=1
   } > "$out/difftest.log" 2>&1
   cat "$out/difftest.log"

@@ -2,7 +2,7 @@
 """Differential testing of the compiler and the interpreter on random kernels.
 
     difftest.py COUNT [--seed S] [--target=cpu|cuda] [--sanitize] [--jobs N]
-                [--with-op OP]
+                [--with-op OP | --with-tma] [--tma]
     difftest.py --replay DIR [--target=cpu|cuda]
 
 For each seed S..S+COUNT-1, tile-smith writes a random kernel (kernel.mlir),
@@ -62,6 +62,8 @@ CHIPS = ("sm_90", "sm_80")
 # A compile of kernels whose descriptor loads feed a dot with TMA copies:
 # the stage's name, the pipeline's options, ptxas's architecture.
 TMA_COMPILE = ("sm_90a-tma", "chip=sm_90a tma=true", "sm_90a")
+# --with-tma: kernels whose PTX for sm_90a with tma=true copies with TMA.
+TMA = "TMA copies"
 TIMEOUT = 300
 
 
@@ -305,14 +307,35 @@ def init_worker(options, work):
 
 
 def seed_has_op(job):
-    """Whether seed's kernel uses the operation op (tile-smith to stdout)."""
+    """Whether seed's kernel uses the operation op (tile-smith to stdout);
+    op TMA: whether its PTX for sm_90a with tma=true has TMA copies."""
     seed, op = job
-    done = subprocess.run([WORKER["tools"].smith, "--seed", str(seed)],
+    tools = WORKER["tools"]
+    done = subprocess.run([tools.smith, "--seed", str(seed)],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           timeout=60)
     # A kernel tile-smith cannot write is kept: run_seed reports it.
-    return seed, done.returncode != 0 or (op + " ") in done.stdout.decode(
-        errors="replace")
+    if done.returncode != 0:
+        return seed, True
+    text = done.stdout.decode(errors="replace")
+    if op != TMA:
+        return seed, (op + " ") in text
+    if "tile.desc_load " not in text or "tile.dot " not in text:
+        return seed, False
+    with tempfile.TemporaryDirectory(prefix="difftest-tma-") as directory:
+        kernel = os.path.join(directory, "kernel.mlir")
+        ptx = os.path.join(directory, "kernel.ptx")
+        with open(kernel, "w") as f:
+            f.write(text)
+        compiled = subprocess.run(
+            [tools.opt, kernel, "--tile-to-ptx=%s dump-ptx=%s"
+             % (TMA_COMPILE[1], ptx), "-o", os.devnull],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        # One that does not compile is kept: run_seed reports it.
+        if compiled.returncode != 0 or not os.path.exists(ptx):
+            return seed, True
+        with open(ptx) as f:
+            return seed, "cp.async.bulk.tensor" in f.read()
 
 
 def select_seeds(pool, first, count, op):
@@ -398,6 +421,10 @@ def main():
                         help="only kernels that use the operation OP (such "
                         "as tile.dot): seeds from --seed on whose kernels do "
                         "not are skipped until COUNT kernels have run")
+    parser.add_argument("--with-tma", action="store_true",
+                        help="only kernels whose descriptor loads sm_90a "
+                        "copies with TMA (compiled with tma=true, looked for "
+                        "in the PTX), as --with-op selects")
     parser.add_argument("--tma", action="store_true",
                         help="run on the GPU with tile-run --tma (TMA copies "
                         "of the descriptor loads that feed a dot, sm_90a)")
@@ -457,11 +484,11 @@ def main():
     times = []
     with multiprocessing.Pool(options.jobs, init_worker, (options, work)) as pool:
         seeds = range(options.seed, options.seed + options.count)
-        if options.with_op and options.count > 0:
-            seeds = select_seeds(pool, options.seed, options.count,
-                                 options.with_op)
+        with_op = TMA if options.with_tma else options.with_op
+        if with_op and options.count > 0:
+            seeds = select_seeds(pool, options.seed, options.count, with_op)
             print("difftest: the %d kernels with %s among seeds %d-%d"
-                  % (len(seeds), options.with_op, options.seed, seeds[-1]),
+                  % (len(seeds), with_op, options.seed, seeds[-1]),
                   flush=True)
         for seed, stage, detail, directory, seconds in pool.imap_unordered(
                 run_seed, seeds):

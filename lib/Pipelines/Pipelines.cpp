@@ -66,6 +66,7 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   // tile
   TileExpandTensorDescsOptions expandOptions;
   expandOptions.tma = options.tma && options.chip == "sm_90a";
+  expandOptions.numWarps = options.numWarps;
   pm.addPass(createTileExpandTensorDescs(expandOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -261,7 +261,8 @@ CudaDevice::loadModule(llvm::StringRef image, JitLog *log) {
       message += "\nthe JIT's info log:\n" + jit.info;
     return llvm::createStringError(message);
   }
-  return std::unique_ptr<CudaModule>(new CudaModule(module));
+  return std::unique_ptr<CudaModule>(
+      new CudaModule(module, getPtxGlobals(image)));
 }
 
 llvm::Expected<DeviceBuffer> CudaDevice::allocate(size_t bytes) {
@@ -330,15 +331,53 @@ CudaModule::~CudaModule() {
     (void)loadedDriver().cuModuleUnload(static_cast<CUmodule>(module));
 }
 
+std::optional<llvm::StringSet<>>
+mlir::tile::getPtxGlobals(llvm::StringRef image) {
+  if (image.starts_with("\x7f"
+                        "ELF"))
+    return std::nullopt;
+  llvm::StringSet<> names;
+  while (!image.empty()) {
+    llvm::StringRef line;
+    std::tie(line, image) = image.split('\n');
+    line = line.split("//").first;
+    llvm::SmallVector<llvm::StringRef> tokens;
+    llvm::SplitString(line, tokens);
+    // `.visible .global .align 4 .b8 name[80] = {...};`: the state space
+    // after the linkage, then the first identifier (`.global` elsewhere, as
+    // in a kernel's `.param .u64 .ptr .global` parameter, is not one).
+    auto *global = llvm::find_if_not(tokens, [](llvm::StringRef token) {
+      return token == ".visible" || token == ".extern" || token == ".weak" ||
+             token == ".common";
+    });
+    if (global == tokens.end() || *global != ".global")
+      continue;
+    for (llvm::StringRef token : llvm::make_range(global + 1, tokens.end())) {
+      if (!(llvm::isAlpha(token.front()) || token.front() == '_' ||
+            token.front() == '$'))
+        continue;
+      names.insert(token.take_until(
+          [](char c) { return c == '[' || c == '=' || c == ';'; }));
+      break;
+    }
+  }
+  return names;
+}
+
 /// Reads the global `<kernel><suffix>` of `module` into `bytes`, where it
 /// has one (false where not): what the compiler tells the launcher
 /// (tile/Conversion/KernelABI.h), `what` for messages, at most `maxBytes`.
+/// A name missing from `globals`, where the image's are known, is not asked
+/// of the driver.
 static llvm::Expected<bool>
-readKernelGlobal(void *module, llvm::StringRef kernel, llvm::StringRef suffix,
+readKernelGlobal(void *module, const std::optional<llvm::StringSet<>> &globals,
+                 llvm::StringRef kernel, llvm::StringRef suffix,
                  llvm::StringRef what, size_t maxBytes,
                  std::vector<uint8_t> &bytes) {
   const CudaDriver &driver = loadedDriver();
   std::string symbol = (kernel + suffix).str();
+  if (globals && !globals->contains(symbol))
+    return false;
   CUdeviceptr address = 0;
   size_t size = 0;
   CUresult result = driver.cuModuleGetGlobal(
@@ -393,9 +432,9 @@ CudaModule::getFunction(llvm::StringRef name) const {
   // Its tensor maps' recipes, where it takes any (at most 64 maps', the
   // bound of TensorMapRecipe.cpp).
   std::vector<uint8_t> bytes;
-  llvm::Expected<bool> found =
-      readKernelGlobal(module, name, kTensorMapsSuffix, "its tensor maps",
-                       4 * (2 + 64 * kTensorMapWords), bytes);
+  llvm::Expected<bool> found = readKernelGlobal(
+      module, globals, name, kTensorMapsSuffix, "its tensor maps",
+      4 * (2 + 64 * kTensorMapWords), bytes);
   if (!found)
     return found.takeError();
   if (*found) {
@@ -414,7 +453,7 @@ CudaModule::getFunction(llvm::StringRef name) const {
 
   // Dynamic shared memory, where the kernel declares it.
   found =
-      readKernelGlobal(module, name, kDynamicSharedSuffix,
+      readKernelGlobal(module, globals, name, kDynamicSharedSuffix,
                        "its dynamic shared memory", sizeof(uint32_t), bytes);
   if (!found)
     return found.takeError();
@@ -595,7 +634,10 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
       if (!spec)
         return llvm::createStringError("cannot launch " + kernel() + ": " +
                                        llvm::toString(spec.takeError()));
-      llvm::Expected<TensorMap> map = encodeTensorMap(device, *spec);
+      llvm::Expected<TensorMap> map =
+          device.getTensorMapCache().get(*spec, [&](const TensorMapSpec &spec) {
+            return encodeTensorMap(device, spec);
+          });
       if (!map)
         return llvm::createStringError("cannot launch " + kernel() + ": " +
                                        llvm::toString(map.takeError()));

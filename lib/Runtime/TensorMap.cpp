@@ -213,3 +213,67 @@ mlir::tile::encodeTensorMap(const CudaDevice &device,
             std::begin(result.opaque));
   return result;
 }
+
+//===----------------------------------------------------------------------===//
+// TensorMapCache
+//===----------------------------------------------------------------------===//
+
+/// Every field of `spec`, as bytes: two specs have the same key exactly
+/// when they describe the same map.
+static std::string getKey(const TensorMapSpec &spec) {
+  std::string key;
+  auto add = [&](uint64_t value) {
+    key.append(reinterpret_cast<const char *>(&value), sizeof(value));
+  };
+  add(static_cast<uint64_t>(spec.elementType));
+  add(static_cast<uint64_t>(spec.swizzle));
+  add(spec.address);
+  add(spec.dims.size());
+  for (uint64_t dim : spec.dims)
+    add(dim);
+  add(spec.strides.size());
+  for (uint64_t stride : spec.strides)
+    add(stride);
+  add(spec.box.size());
+  for (uint32_t size : spec.box)
+    add(size);
+  return key;
+}
+
+llvm::Expected<TensorMap> TensorMapCache::get(const TensorMapSpec &spec,
+                                              Encoder encode) {
+  std::string key = getKey(spec);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = index.find(key);
+  if (found != index.end()) {
+    ++hits;
+    entries.splice(entries.begin(), entries, found->second);
+    return found->second->second;
+  }
+  ++misses;
+  llvm::Expected<TensorMap> map = encode(spec);
+  if (!map)
+    return map.takeError();
+  entries.emplace_front(key, *map);
+  index[key] = entries.begin();
+  if (entries.size() > kCapacity) {
+    index.erase(entries.back().first);
+    entries.pop_back();
+  }
+  return *map;
+}
+
+size_t TensorMapCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return entries.size();
+}
+
+uint64_t TensorMapCache::getHits() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return hits;
+}
+
+uint64_t TensorMapCache::getMisses() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return misses;
+}

@@ -214,10 +214,12 @@ int Generator::loadBuffer(Buffer buffer) {
   Shape shape = buffer.shape;
   buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
   buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
-  // Some loads of the block's tile go through a tensor descriptor, from the
-  // buffer laid out as TMA takes it.
+  // Some loads of the block's tile, and of dot operands, go through a
+  // tensor descriptor, from the buffer laid out as TMA takes it.
   bool descriptor = false;
-  if (shape == Shape::Tile && descriptorRng.chance(0.25)) {
+  if (shape == Shape::Tile
+          ? descriptorRng.chance(0.25)
+          : isDotOperand(shape) && dotDescriptorRng.chance(0.35)) {
     Buffer aligned = buffer;
     aligned.offset = 0;
     aligned.columnMajor = false;
@@ -246,7 +248,14 @@ int Generator::loadBuffer(Buffer buffer) {
     range.lo = std::min(range.lo, op.value);
     range.hi = std::max(range.hi, op.value);
   }
-  if (descriptor) {
+  if (descriptor && shape == Shape::Rhs) {
+    // An rhs has no data bounds (Program.h): read whole, unmasked.
+    op.addressing = Addressing::Descriptor;
+    op.mask = -1;
+    op.hasOther = false;
+    op.value = 0;
+    range = Range{buffer.lo, buffer.hi, true, 0};
+  } else if (descriptor) {
     // The load masked to the data, with 'other' 0: the mask without a cut.
     op.addressing = Addressing::Descriptor;
     op.mask = -1;

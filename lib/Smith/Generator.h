@@ -85,7 +85,8 @@ public:
   explicit Generator(uint64_t seed, bool dots = true)
       : rng(seed), dotRng(seed ^ 0x9e3779b97f4a7c15),
         atomicRng(seed ^ 0xbf58476d1ce4e5b9),
-        descriptorRng(seed ^ 0x94d049bb133111eb), dots(dots) {
+        descriptorRng(seed ^ 0x94d049bb133111eb),
+        dotDescriptorRng(seed ^ 0xd6e8feb86659fd93), dots(dots) {
     program.seed = seed;
   }
   Program generate();
@@ -204,6 +205,9 @@ private:
   /// Whether a load of the block's tile goes through a tensor descriptor:
   /// likewise a stream of its own (tile.make_tensor_desc came later still).
   Random descriptorRng;
+  /// Whether a dot operand's load goes through one (what sm_90a's TMA
+  /// copies serve): another stream, so that the tiles' choices stay.
+  Random dotDescriptorRng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

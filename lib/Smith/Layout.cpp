@@ -217,11 +217,18 @@ bool smith::fitsDescriptor(const Program &program, const Buffer &buffer) {
     bytes = 8;
     break;
   }
-  if (buffer.isOutput || buffer.shape != Shape::Tile || buffer.offset != 0 ||
-      buffer.columnMajor || buffer.innerStride != 1)
+  if (buffer.isOutput ||
+      (buffer.shape != Shape::Tile && !isDotOperand(buffer.shape)) ||
+      buffer.offset != 0 || buffer.columnMajor || buffer.innerStride != 1)
     return false;
-  if (program.blockRows > 256 || program.blockCols > 256 ||
-      program.blockCols * bytes < 16)
+  // The box: the value's rows and columns (Program.h).
+  int64_t boxRows = program.blockRows, boxCols = program.blockCols;
+  if (buffer.shape == Shape::Lhs)
+    boxCols = program.dotK;
+  else if (buffer.shape == Shape::Rhs)
+    boxRows = program.dotK;
+  if ((program.rank == 2 && boxRows > 256) || boxCols > 256 ||
+      boxCols * bytes < 16)
     return false;
   return program.rank == 1 || getRowStride(program, buffer) * bytes % 16 == 0;
 }

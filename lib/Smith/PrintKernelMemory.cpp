@@ -334,17 +334,31 @@ Value KernelPrinter::descriptor(const Op &op) {
   const Buffer &buffer = p.buffers[op.buffer];
   int b = op.buffer;
   std::string element = getName(buffer.type).str();
-  std::string type = "!tile.tensor_desc<" +
-                     (p.rank == 2 ? std::to_string(p.blockRows) + "x" : "") +
-                     std::to_string(p.blockCols) + "x" + element + ">";
+  std::string type = "!tile.tensor_desc<";
+  for (int64_t dim : getDims(op.shape))
+    type += std::to_string(dim) + "x";
+  type += element + ">";
   // A phase-1 buffer holds the first column block only (Layout.cpp).
   Value cols = buffer.phase == 1
                    ? constI32(std::min(p.cols, p.blockCols))
                    : argOrConst(ArgKind::Cols, 0, p.cols, p.sizesAreArgs);
+  // A dot operand's K, its column blocks' slices (Program.h): a constant
+  // (a descriptor's sizes are arguments or constants), the launch's.
+  auto depth = [&] {
+    return constI32(op.shape == Shape::Lhs ? getBufferWidth(p, buffer)
+                                           : getBufferHeight(p, buffer));
+  };
+  if (op.shape == Shape::Lhs)
+    cols = depth();
+  if (op.shape == Shape::Rhs)
+    cols = constI32(p.blockCols);
   std::string sizes = cols.name, strides = constI32(1).name;
   if (p.rank == 2) {
-    sizes = argOrConst(ArgKind::Rows, 0, p.rows, p.sizesAreArgs).name + ", " +
-            sizes;
+    // (Rank 1 has no rows, nor dots.)
+    Value rows = op.shape == Shape::Rhs
+                     ? depth()
+                     : argOrConst(ArgKind::Rows, 0, p.rows, p.sizesAreArgs);
+    sizes = rows.name + ", " + sizes;
     strides = argOrConst(ArgKind::RowStride, b, getRowStride(p, buffer),
                          buffer.layoutIsArgs)
                   .name +

@@ -242,11 +242,28 @@ void KernelPrinter::emitOp(size_t index) {
       // Its mask is the data's bounds and 'other' 0, which the descriptor
       // holds itself (Program.h).
       Value desc = descriptor(op);
-      std::string offsets =
-          arith("muli", blockCol(), constI32(p.blockCols)).name;
-      if (p.rank == 2)
+      std::string offsets;
+      switch (op.shape) {
+      case Shape::Lhs:
+        // The block's rows, and its column block's slice of K.
         offsets = arith("muli", blockRow(), constI32(p.blockRows)).name + ", " +
-                  offsets;
+                  arith("muli", blockCol(), constI32(p.dotK)).name;
+        break;
+      case Shape::Rhs:
+        offsets = arith("muli", blockCol(), constI32(p.dotK)).name + ", " +
+                  constI32(0).name;
+        break;
+      case Shape::Tile:
+        offsets = arith("muli", blockCol(), constI32(p.blockCols)).name;
+        if (p.rank == 2)
+          offsets = arith("muli", blockRow(), constI32(p.blockRows)).name +
+                    ", " + offsets;
+        break;
+      case Shape::Rows:
+      case Shape::Cols:
+      case Shape::Scalar:
+        llvm_unreachable("a descriptor load of a tile or a dot operand only");
+      }
       result("tile.desc_load " + desc.name + "[" + offsets +
                  "] : " + desc.element + " -> " + type,
              element);

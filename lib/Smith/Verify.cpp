@@ -215,12 +215,16 @@ std::string smith::verifyProgram(const Program &program) {
         return bad("mask does not fit the shape");
       if (op.hasOther && op.mask < 0)
         return bad("'other' without a mask");
+      // An rhs's descriptor load reads within the data: unmasked.
       if (op.addressing == Addressing::Descriptor &&
-          (isStore || !fitsDescriptor(program, buffer) || op.mask < 0 ||
-           program.masks[op.mask].cut != CutKind::None || !op.hasOther ||
-           op.value != 0))
-        return bad("a descriptor load other than of an input's tile, laid "
-                   "out and boxed as TMA takes it, zero outside the data");
+          (isStore || !fitsDescriptor(program, buffer) ||
+           (op.shape == Shape::Rhs
+                ? op.mask >= 0
+                : op.mask < 0 || program.masks[op.mask].cut != CutKind::None ||
+                      !op.hasOther || op.value != 0)))
+        return bad("a descriptor load other than of an input's tile or dot "
+                   "operand, laid out and boxed as TMA takes it, zero "
+                   "outside the data");
       if (op.atomic && (!isStore || (op.type != ElementType::F32 &&
                                      op.type != ElementType::I32)))
         return bad("an atomic addition other than a store of f32 or i32");

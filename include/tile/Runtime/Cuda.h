@@ -33,16 +33,19 @@
 #define TILE_RUNTIME_CUDA_H
 
 #include "tile/HostData/KernelArg.h"
+#include "tile/Runtime/TensorMap.h"
 #include "tile/Runtime/TensorMapRecipe.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -154,8 +157,12 @@ public:
   /// and so PyTorch, uses for the same device.
   void *getContext() const { return context; }
 
+  /// The tensor maps launches on this device have made (launchKernel).
+  TensorMapCache &getTensorMapCache() const { return tensorMaps; }
+
 private:
   CudaDevice() = default;
+  mutable TensorMapCache tensorMaps;
   CudaDeviceInfo info;
   int device = 0;
   void *context = nullptr;
@@ -242,9 +249,19 @@ public:
 
 private:
   friend class CudaDevice;
-  CudaModule(void *module) : module(module) {}
+  CudaModule(void *module, std::optional<llvm::StringSet<>> globals)
+      : module(module), globals(std::move(globals)) {}
   void *module = nullptr;
+  /// The globals a PTX image declares (getPtxGlobals), whose absence needs
+  /// no question to the driver: cuModuleGetGlobal of a name a module lacks
+  /// fails, and compute-sanitizer reports every failed call. None for a
+  /// cubin.
+  std::optional<llvm::StringSet<>> globals;
 };
+
+/// The names of the variables a PTX text declares in the global state space
+/// (`.global`), or none where `image` is not PTX (a cubin).
+std::optional<llvm::StringSet<>> getPtxGlobals(llvm::StringRef image);
 
 /// Launches `function` on `grid` blocks of `blockSize` threads (one
 /// dimension) with `params` (cuLaunchKernel's kernelParams: one pointer per

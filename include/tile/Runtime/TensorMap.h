@@ -21,10 +21,14 @@
 
 #include "tile/HostData/DataType.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <list>
+#include <mutex>
 #include <string>
 
 namespace mlir::tile {
@@ -76,6 +80,36 @@ llvm::Error checkTensorMap(const TensorMapSpec &spec, int major, int minor);
 /// driver.
 llvm::Expected<TensorMap> encodeTensorMap(const CudaDevice &device,
                                           const TensorMapSpec &spec);
+
+/// The tensor maps a device has encoded, by their region: a map is a
+/// function of its spec alone (type, address, sizes, strides, box,
+/// swizzle), so a launch on the same buffers and shapes as one before takes
+/// the map made then instead of asking the driver again (each
+/// cuTensorMapEncodeTiled costs microseconds of the launch's host time).
+/// At most kCapacity maps, the least recently used dropped first. Safe to
+/// use from several threads.
+class TensorMapCache {
+public:
+  static constexpr size_t kCapacity = 256;
+  using Encoder =
+      llvm::function_ref<llvm::Expected<TensorMap>(const TensorMapSpec &)>;
+
+  /// The map of `spec`: the one kept, or `encode(spec)`, kept unless it
+  /// fails.
+  llvm::Expected<TensorMap> get(const TensorMapSpec &spec, Encoder encode);
+
+  size_t size() const;
+  /// The lookups the cache answered, and those it encoded.
+  uint64_t getHits() const;
+  uint64_t getMisses() const;
+
+private:
+  mutable std::mutex mutex;
+  /// The most recently used first.
+  std::list<std::pair<std::string, TensorMap>> entries;
+  llvm::StringMap<std::list<std::pair<std::string, TensorMap>>::iterator> index;
+  uint64_t hits = 0, misses = 0;
+};
 
 } // namespace mlir::tile
 

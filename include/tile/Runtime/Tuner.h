@@ -194,12 +194,16 @@ inline constexpr double kStopFactor = 3.0;
 /// kFinalistMilliseconds of its launches (at most kFinalistRepetitions of
 /// them): the median of 100 launches of 5 us varies by 1-2% between
 /// benchmarks, enough to order two configurations 3-4% apart wrongly (run 33
-/// of the sweep), where 400 launches narrow it to well under 1%.
+/// of the sweep), where 400 launches narrow it to well under 1%. Four
+/// finalists of three rounds of 2 ms were still not enough at launches of
+/// about 14 us: two runs of the sweep chose configurations 3.4% apart at
+/// 4096 x 1536 f16 (run 56, docs/tuning.md), so there are eight finalists of
+/// five rounds of 5 ms each (at most 0.2 s of launches a shape).
 inline constexpr double kFinalistMargin = 0.05;
-inline constexpr unsigned kFinalists = 4;
-inline constexpr unsigned kFinalistRounds = 3;
-inline constexpr double kFinalistMilliseconds = 2.0;
-inline constexpr unsigned kFinalistRepetitions = 1000;
+inline constexpr unsigned kFinalists = 8;
+inline constexpr unsigned kFinalistRounds = 5;
+inline constexpr double kFinalistMilliseconds = 5.0;
+inline constexpr unsigned kFinalistRepetitions = 2000;
 
 /// The repetitions of each finalist's round when the fastest median of the
 /// search is `fastestMilliseconds` and a benchmark times `repetitions`

@@ -474,9 +474,10 @@ llvm::StringRef getName(CutKind cut);
 llvm::StringRef getName(Addressing addressing);
 
 /// Whether loads of `buffer` may go through a tensor descriptor: the block's
-/// tile of an input laid out as TMA takes it (no offset, unit inner stride,
-/// rows a multiple of 16 bytes apart), in a box TMA can copy (dimensions of
-/// at most 256, the inner one at least 16 bytes).
+/// tile or a dot operand of an input laid out as TMA takes it (no offset,
+/// unit inner stride, rows a multiple of 16 bytes apart), in a box TMA can
+/// copy (the value's dimensions: at most 256, the inner one at least 16
+/// bytes).
 bool fitsDescriptor(const Program &program, const Buffer &buffer);
 llvm::StringRef getName(UnaryFn fn);
 llvm::StringRef getName(BinaryFn fn);

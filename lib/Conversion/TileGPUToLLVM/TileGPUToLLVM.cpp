@@ -69,10 +69,6 @@ static int64_t getMaxSharedMemory(unsigned version) {
   return kMaxStaticSharedMemory;
 }
 
-/// A thread has 255 registers; a tile needing more elements per thread than
-/// this cannot live in registers.
-static constexpr int64_t kMaxElementsPerThread = 256;
-
 namespace {
 struct ConvertTileGPUToLLVMPass
     : tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {

@@ -23,6 +23,20 @@
 // region from a launch's parameters, each `ptr:ADDRESS` or `i32:VALUE`, as
 // launchKernel does: prints "ok: map N: REGION" per map, or "error: ...".
 //
+//   tile-tensor-map-test cache
+//
+// runs TensorMapCache through lookups with an encoder of its own (no GPU)
+// and prints, per lookup, "hit" or "encoded N" (the encoder's count), then
+// the cache's size, hits and misses: the same region twice, regions that
+// differ in one field each, a failing encoding (not kept), and more regions
+// than the cache holds (the least recently used dropped).
+//
+//   tile-tensor-map-test globals KERNEL.ptx
+//
+// prints the names of the globals the PTX declares (getPtxGlobals, which
+// spares the driver the questions for those a kernel lacks), sorted, one
+// per line, or "not PTX" for a cubin.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Cuda.h"
@@ -59,6 +73,109 @@ static std::optional<llvm::SmallVector<T, 5>> parseSizes(llvm::StringRef text) {
     sizes.push_back(static_cast<T>(value));
   }
   return sizes;
+}
+
+/// The `cache` mode (see the file's comment).
+static int cacheMode() {
+  TensorMapCache cache;
+  unsigned encoded = 0;
+  bool failNext = false;
+  auto lookup = [&](llvm::StringRef what, const TensorMapSpec &spec) {
+    unsigned before = encoded;
+    llvm::Expected<TensorMap> map = cache.get(
+        spec, [&](const TensorMapSpec &) -> llvm::Expected<TensorMap> {
+          if (failNext) {
+            failNext = false;
+            return llvm::createStringError("the encoder failed");
+          }
+          TensorMap result;
+          result.opaque[0] = ++encoded;
+          return result;
+        });
+    if (!map && what.empty())
+      llvm::consumeError(map.takeError());
+    if (what.empty())
+      return;
+    llvm::outs() << what << ": ";
+    if (!map)
+      llvm::outs() << "error: " << llvm::toString(map.takeError()) << "\n";
+    else if (encoded == before)
+      llvm::outs() << "hit " << map->opaque[0] << "\n";
+    else
+      llvm::outs() << "encoded " << map->opaque[0] << "\n";
+  };
+  TensorMapSpec a;
+  a.elementType = DataType::F16;
+  a.address = 0x10000;
+  a.dims = {256, 512};
+  a.strides = {512};
+  a.box = {64, 128};
+  a.swizzle = TensorMapSwizzle::Bytes128;
+  lookup("a", a);
+  lookup("a again", a);
+  TensorMapSpec other = a;
+  other.address = 0x20000;
+  lookup("another address", other);
+  other = a;
+  other.dims = {256, 513};
+  lookup("another size", other);
+  other = a;
+  other.strides = {1024};
+  lookup("another stride", other);
+  other = a;
+  other.box = {64, 64};
+  lookup("another box", other);
+  other = a;
+  other.swizzle = TensorMapSwizzle::Bytes64;
+  lookup("another swizzle", other);
+  other = a;
+  other.elementType = DataType::BF16;
+  lookup("another type", other);
+  other = a;
+  other.address = 0x30000;
+  failNext = true;
+  lookup("failing", other);
+  lookup("failing again", other);
+  lookup("a, a third time", a);
+  llvm::outs() << "size " << cache.size() << ", hits " << cache.getHits()
+               << ", misses " << cache.getMisses() << "\n";
+  // More regions than the cache holds: after kCapacity - 1 others, a is the
+  // least recently used of a full cache, and a new region drops it.
+  auto fill = [&](uint64_t address) {
+    other = a;
+    other.address = address;
+    return other;
+  };
+  for (size_t i = 0; i + 1 < TensorMapCache::kCapacity; ++i)
+    lookup("", fill(0x100000 + 0x1000 * i));
+  llvm::outs() << "size " << cache.size() << "\n";
+  lookup("one region more", fill(0x900000));
+  lookup("a, dropped", a);
+  lookup("the last region filled, kept", fill(0x100000 + 0x1000 * 254));
+  llvm::outs() << "size " << cache.size() << "\n";
+  return 0;
+}
+
+/// The `globals` mode (see the file's comment).
+static int globalsMode(int argc, char **argv) {
+  if (argc != 3)
+    return fail("usage: tile-tensor-map-test globals KERNEL.ptx");
+  auto file = llvm::MemoryBuffer::getFile(argv[2]);
+  if (!file)
+    return fail(llvm::Twine("cannot read ") + argv[2]);
+  std::optional<llvm::StringSet<>> globals =
+      getPtxGlobals((*file)->getBuffer());
+  if (!globals) {
+    llvm::outs() << "not PTX\n";
+    return 0;
+  }
+  std::vector<std::string> names;
+  for (const auto &entry : *globals)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  for (const std::string &name : names)
+    llvm::outs() << name << "\n";
+  return 0;
 }
 
 /// The `recipe` mode (see the file's comment).
@@ -149,6 +266,10 @@ static int recipeMode(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && llvm::StringRef(argv[1]) == "cache")
+    return cacheMode();
+  if (argc >= 2 && llvm::StringRef(argv[1]) == "globals")
+    return globalsMode(argc, argv);
   if (argc >= 2 && llvm::StringRef(argv[1]) == "recipe")
     return recipeMode(argc, argv);
   if (argc < 3)

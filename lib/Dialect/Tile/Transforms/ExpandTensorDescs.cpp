@@ -8,6 +8,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/TileGPU/IR/Wgmma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -111,11 +112,20 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
   rewriter.replaceOpWithNewOp<LoadOp>(load, pointers, mask, zeros);
 }
 
+/// Whether wgmma computes `dot` on `numWarps` warps: the shapes its
+/// warpgroups take (tile/Dialect/TileGPU/IR/Wgmma.h) and K a multiple of
+/// its 16. The staging TMA copies into is wgmma's own.
+static bool isWarpgroupDot(DotOp dot, unsigned numWarps) {
+  RankedTensorType a = dot.getA().getType(), d = dot.getD().getType();
+  return a.getDimSize(1) % 16 == 0 &&
+         tilegpu::getWgmmaWarpsPerCTA(d.getShape(), numWarps).has_value();
+}
+
 /// Whether a TMA copy serves `load` (see the pass's description): its tile
-/// only a dot's operand, 16-bit, a box of two dimensions with rows of at
-/// least 32 bytes (the narrowest swizzle) and a multiple of 8 rows (a
-/// swizzle's period), in a loop.
-static bool servedByTma(DescLoadOp load) {
+/// only an operand of dots wgmma computes, 16-bit, a box of two dimensions
+/// with rows of at least 32 bytes (the narrowest swizzle) and a multiple of
+/// 8 rows (a swizzle's period), in a loop.
+static bool servedByTma(DescLoadOp load, unsigned numWarps) {
   TensorDescType type = load.getDesc().getType();
   Type element = type.getElementType();
   if (type.getRank() != 2 || !(element.isF16() || element.isBF16()))
@@ -125,8 +135,9 @@ static bool servedByTma(DescLoadOp load) {
     return false;
   if (!isa<scf::ForOp>(load->getParentOp()) || load->use_empty())
     return false;
-  return llvm::all_of(load->getUses(), [](OpOperand &use) {
-    return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+  return llvm::all_of(load->getUses(), [&](OpOperand &use) {
+    auto dot = dyn_cast<DotOp>(use.getOwner());
+    return dot && use.getOperandNumber() < 2 && isWarpgroupDot(dot, numWarps);
   });
 }
 
@@ -139,7 +150,10 @@ struct TileExpandTensorDescsPass
     IRRewriter rewriter(&getContext());
     SmallVector<DescLoadOp> loads;
     getOperation().walk([&](DescLoadOp load) {
-      if (!(tma && servedByTma(load)))
+      auto kernel = load->getParentOfType<FuncOp>();
+      unsigned warps =
+          kernel ? TileDialect::getNumWarps(kernel, numWarps) : numWarps;
+      if (!(tma && servedByTma(load, warps)))
         loads.push_back(load);
     });
     for (DescLoadOp load : loads)

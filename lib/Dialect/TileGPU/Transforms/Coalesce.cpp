@@ -6,7 +6,8 @@
 // consecutive elements along the fastest dimension. This pass runs the axis
 // analysis on the pointers and masks of the kernel's loads and stores and
 // widens, rank by rank, the layout that convert-tile-to-tilegpu gave all tiles
-// of that rank.
+// of that rank. A dot off the tensor cores whose layout is the rank's keeps it
+// where the widened one would not fit its operands in registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +101,39 @@ LogicalResult TileGPUCoalescePass::coalesce(tile::FuncOp func) {
       consider(atomic.getPtr(), atomic.getMask());
   });
 
+  // A dot off the tensor cores (its result blocked) has its operands in the
+  // dot-operand layouts of its result's layout, a thread holding whole rows
+  // of A and columns of B along K for the elements of the result it holds.
+  // Where that layout is the rank's, widening it multiplies those: such a
+  // dot keeps its layout, with conversions around it, where the widened one
+  // would need more registers than a thread has (tile-smith's seed 2769: a
+  // 64 x 32 result on 16 warps, 8 columns a thread, 512 elements of B).
+  struct KeptDot {
+    tile::DotOp dot;
+    SmallVector<Type, 4> types;
+  };
+  SmallVector<KeptDot> keptDots;
+  func.walk([&](tile::DotOp dot) {
+    auto layout = dyn_cast_or_null<BlockedEncodingAttr>(
+        dot.getD().getType().getEncoding());
+    auto it = layout ? choices.find(layout) : choices.end();
+    if (it == choices.end())
+      return;
+    auto fits = [&](Value operand, unsigned index) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      return getElementsPerThread(RankedTensorType::get(
+                 type.getShape(), type.getElementType(),
+                 DotOperandEncodingAttr::get(&getContext(), index,
+                                             it->second.layout))) <=
+             kMaxElementsPerThread;
+    };
+    if (fits(dot.getA(), 0) && fits(dot.getB(), 1))
+      return;
+    keptDots.push_back({dot,
+                        {dot.getA().getType(), dot.getB().getType(),
+                         dot.getC().getType(), dot.getD().getType()}});
+  });
+
   AttrTypeReplacer replacer;
   replacer.addReplacement(
       [&](BlockedEncodingAttr layout) -> std::optional<Attribute> {
@@ -118,5 +152,26 @@ LogicalResult TileGPUCoalescePass::coalesce(tile::FuncOp func) {
       constant.setValueAttr(
           dense.reshape(cast<ShapedType>(constant.getType())));
   });
+
+  for (KeptDot &kept : keptDots) {
+    tile::DotOp dot = kept.dot;
+    OpBuilder builder(dot);
+    Location loc = dot.getLoc();
+    auto keep = [&](OpOperand &operand, Type type) {
+      if (operand.get().getType() == type)
+        return;
+      operand.set(ConvertLayoutOp::create(builder, loc, type, operand.get()));
+    };
+    keep(dot.getAMutable(), kept.types[0]);
+    keep(dot.getBMutable(), kept.types[1]);
+    keep(dot.getCMutable(), kept.types[2]);
+    Type widened = dot.getD().getType();
+    if (widened == kept.types[3])
+      continue;
+    dot.getD().setType(cast<RankedTensorType>(kept.types[3]));
+    builder.setInsertionPointAfter(dot);
+    auto back = ConvertLayoutOp::create(builder, loc, widened, dot.getD());
+    dot.getD().replaceAllUsesExcept(back.getResult(), back);
+  }
   return success();
 }

@@ -143,6 +143,47 @@ tile.func @small(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64}) {
   tile.return
 }
 
+
+// -----
+
+// A dot off the tensor cores whose layout is the rank's keeps it where the
+// widened one would not fit its operands in registers (tile-smith's seed
+// 2769): on 16 warps the 64 x 64 bf16 load is widened to 8 elements a
+// thread, which as the 64 x 32 product's layout would give each thread 8
+// columns of B along all 64 of K, 512 elements. The dot stays in the rank's
+// first layout, converted from and to the widened one around it.
+// CHECK-DAG: #[[WIDE:.*]] = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [16, 1], order = [1, 0]}>
+// CHECK-DAG: #[[FIT:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [16, 1], order = [1, 0]}>
+// CHECK-DAG: #[[A:.*]] = #tilegpu.dot_operand<{opIdx = 0, parent = #[[FIT]]}>
+// CHECK-DAG: #[[B:.*]] = #tilegpu.dot_operand<{opIdx = 1, parent = #[[FIT]]}>
+// CHECK-LABEL: tile.func @fma_dot_kept
+// CHECK: %[[D:.*]] = tile.dot {{.*}} : tensor<64x64xf32, #[[A]]>, tensor<64x32xf32, #[[B]]> -> tensor<64x32xf32, #[[FIT]]>
+// CHECK: tilegpu.convert_layout %[[D]] : tensor<64x32xf32, #[[FIT]]> -> tensor<64x32xf32, #[[WIDE]]>
+tile.func @fma_dot_kept(%p: !tile.ptr<bf16> {tile.divisibility = 16 : i64},
+                        %q: !tile.ptr<f32> {tile.divisibility = 16 : i64})
+    attributes {tile.num_warps = 16 : i32} {
+  %r = tile.range 0, 64 : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<64x64xi32>
+  %r1 = tile.expand_dims %r axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %r2 = tile.broadcast %r1 : tensor<64x1xi32> -> tensor<64x64xi32>
+  %r3 = arith.muli %r2, %c64 : tensor<64x64xi32>
+  %c1 = tile.expand_dims %r axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %c2 = tile.broadcast %c1 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %offs = arith.addi %r3, %c2 : tensor<64x64xi32>
+  %ptrs = tile.splat %p : !tile.ptr<bf16> -> tensor<64x64x!tile.ptr<bf16>>
+  %addrs = tile.addptr %ptrs, %offs : tensor<64x64x!tile.ptr<bf16>>, tensor<64x64xi32>
+  %x = tile.load %addrs : tensor<64x64x!tile.ptr<bf16>>
+  %xf = arith.extf %x : tensor<64x64xbf16> to tensor<64x64xf32>
+  %b = arith.constant dense<1.0> : tensor<64x32xf32>
+  %c = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.dot %xf, %b, %c input_precision = ieee : tensor<64x64xf32>, tensor<64x32xf32> -> tensor<64x32xf32>
+  %s = tile.reduce sum %d axis 1 : tensor<64x32xf32> -> tensor<64xf32>
+  %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+  %qa = tile.addptr %qs, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  tile.store %qa, %s : tensor<64x!tile.ptr<f32>>
+  tile.return
+}
+
 // -----
 
 // CHECK: tile-opt-no-kernel

@@ -65,15 +65,19 @@ def TileExpandTensorDescs : Pass<"tile-expand-tensor-descs", "ModuleOp"> {
 
     With `tma`, it keeps the descriptor loads that a TMA copy serves on
     sm_90a (the pipeline sets it there when asked to): those whose tile is
-    only an operand of `tile.dot`s, of f16 or bf16, a box of two
-    dimensions with rows of at least 32 bytes and a multiple of 8 rows,
-    loaded in an `scf.for`. `tilegpu-pipeline` copies them with
-    `tilegpu.tma_load`, and the kernel takes a tensor map per descriptor.
+    only an operand of `tile.dot`s that `wgmma` can compute (an M x N
+    product whose warpgroups `getWgmmaWarpsPerCTA` places on the kernel's
+    warps, K a multiple of 16), of f16 or bf16, a box of two dimensions
+    with rows of at least 32 bytes and a multiple of 8 rows, loaded in an
+    `scf.for`. `tilegpu-pipeline` copies them with `tilegpu.tma_load`, and
+    the kernel takes a tensor map per descriptor.
   }];
   let options = [
     Option<"tma", "tma", "bool", /*default=*/"false",
            "Keep the descriptor loads that TMA copies (dot operands on "
            "sm_90a)">,
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps of a kernel without tile.num_warps">,
   ];
 }
 

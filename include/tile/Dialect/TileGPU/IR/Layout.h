@@ -88,6 +88,10 @@ SmallVector<unsigned, 2> getMmaWarpsPerCTA(ArrayRef<int64_t> shape,
 /// Number of elements each thread holds for `type`: 1 for a scalar.
 int64_t getElementsPerThread(Type type);
 
+/// A thread has 255 registers; a tile needing more elements per thread than
+/// this cannot live in registers (convert-tilegpu-to-llvm refuses it).
+inline constexpr int64_t kMaxElementsPerThread = 256;
+
 /// A blocked layout for tiles of `shape` on `numWarps` warps: a thread holds
 /// `sizePerThreadFastest` consecutive elements along the fastest dimension
 /// (capped by the shape); lanes spread over the dimensions in `order`
