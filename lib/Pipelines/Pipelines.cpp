@@ -67,6 +67,10 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   TileExpandTensorDescsOptions expandOptions;
   expandOptions.tma = options.tma && options.chip == "sm_90a";
   expandOptions.numWarps = options.numWarps;
+  // Which descriptor loads TMA serves depends on their loops' trip counts,
+  // folded first (a loop of one iteration is inlined later).
+  if (expandOptions.tma)
+    pm.addPass(createCanonicalizerPass());
   pm.addPass(createTileExpandTensorDescs(expandOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

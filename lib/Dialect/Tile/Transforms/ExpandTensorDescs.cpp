@@ -124,7 +124,10 @@ static bool isWarpgroupDot(DotOp dot, unsigned numWarps) {
 /// Whether a TMA copy serves `load` (see the pass's description): its tile
 /// only an operand of dots wgmma computes, 16-bit, a box of two dimensions
 /// with rows of at least 32 bytes (the narrowest swizzle) and a multiple of
-/// 8 rows (a swizzle's period), in a loop.
+/// 8 rows (a swizzle's period), in a loop of more than one iteration (one
+/// of at most one, which canonicalization then inlines, would leave the
+/// load outside any loop, where tilegpu-pipeline cannot stage it: tile-smith's
+/// seed 3158).
 static bool servedByTma(DescLoadOp load, unsigned numWarps) {
   TensorDescType type = load.getDesc().getType();
   Type element = type.getElementType();
@@ -133,7 +136,11 @@ static bool servedByTma(DescLoadOp load, unsigned numWarps) {
   ArrayRef<int64_t> box = type.getBlockShape();
   if (box[1] * 2 < 32 || box[0] % 8 != 0)
     return false;
-  if (!isa<scf::ForOp>(load->getParentOp()) || load->use_empty())
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  if (!loop || load->use_empty())
+    return false;
+  if (std::optional<APInt> trips = loop.getStaticTripCount();
+      trips && trips->ule(1))
     return false;
   return llvm::all_of(load->getUses(), [&](OpOperand &use) {
     auto dot = dyn_cast<DotOp>(use.getOwner());

@@ -154,3 +154,25 @@ tile.func @eight_warps(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %m: i32, %n: i3
   }
   tile.return
 }
+
+// Expanded: a loop of one iteration, which canonicalization inlines (the
+// load would then be outside any loop, where tilegpu-pipeline cannot stage
+// it: tile-smith's seed 3158).
+// CHECK-LABEL: tile.func @one_iteration
+// CHECK-NOT: tile.desc_load
+// CHECK: tile.return
+tile.func @one_iteration(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %m: i32, %n: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %da = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %db = tile.make_tensor_desc %b, [%k, %n], [%n, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %i = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (tensor<64x64xf32>) : i32 {
+    %x = tile.desc_load %da[%c0, %i] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %y = tile.desc_load %db[%i, %c0] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %d = tile.dot %x, %y, %c : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.return
+}

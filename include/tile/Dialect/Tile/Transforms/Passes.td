@@ -69,8 +69,9 @@ def TileExpandTensorDescs : Pass<"tile-expand-tensor-descs", "ModuleOp"> {
     product whose warpgroups `getWgmmaWarpsPerCTA` places on the kernel's
     warps, K a multiple of 16), of f16 or bf16, a box of two dimensions
     with rows of at least 32 bytes and a multiple of 8 rows, loaded in an
-    `scf.for`. `tilegpu-pipeline` copies them with `tilegpu.tma_load`, and
-    the kernel takes a tensor map per descriptor.
+    `scf.for` of more than one iteration (one of one is inlined later).
+    `tilegpu-pipeline` copies them with `tilegpu.tma_load`, and the kernel
+    takes a tensor map per descriptor.
   }];
   let options = [
     Option<"tma", "tma", "bool", /*default=*/"false",
