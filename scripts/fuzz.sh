@@ -17,7 +17,7 @@
 #   tuning-database tools/tile-fuzz-tuning-database: tuning databases
 #                  (--tune-import, the shipped ones)
 #   tensor-maps     tools/tile-fuzz-tensor-maps: the tensor map recipes of
-#                  a loaded kernel (<kernel>_tensor_maps)
+#                  a loaded kernel (<kernel>_tensor_maps), and getPtxGlobals
 # The host side's targets are seeded from tools/tile-fuzz-NAME/corpus.
 #
 # Builds the targets with clang, AddressSanitizer and UndefinedBehaviorSanitizer

@@ -5,13 +5,16 @@
 // a loaded module, followed by nothing: the parameters of the launch are
 // made from the input's first bytes. Every recipe the parser keeps must
 // have a rank of 1 or 2 and boxes of 1 to 256; making its map from the
-// parameters must give an error or a region TMA takes. Otherwise the target
-// aborts. What the fuzzer looks for is that, a crash, a sanitizer report, a
-// leak or a hang. Built with -DTILE_ENABLE_FUZZER=ON (scripts/fuzz.sh
-// tensor-maps).
+// parameters must give an error or a region TMA takes. The same bytes are
+// also read as a module's PTX by getPtxGlobals (which globals a launch asks
+// the driver for): each name it finds must be a non-empty part of the text.
+// Otherwise the target aborts. What the fuzzer looks for is that, a crash, a
+// sanitizer report, a leak or a hang. Built with -DTILE_ENABLE_FUZZER=ON
+// (scripts/fuzz.sh tensor-maps).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/TensorMapRecipe.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -29,6 +32,11 @@ static void abortWith(const char *why) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  if (std::optional<llvm::StringSet<>> globals = getPtxGlobals(text))
+    for (const auto &global : *globals)
+      if (global.getKey().empty() || !text.contains(global.getKey()))
+        abortWith("getPtxGlobals found a name the text does not hold");
   std::vector<int32_t> words(size / 4);
   if (!words.empty())
     std::memcpy(words.data(), data, words.size() * 4);
