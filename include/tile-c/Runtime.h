@@ -292,6 +292,10 @@ typedef struct tile_prepare_options {
    * many of each kernel (tile_prepare_options_default: 32); 0: every one it
    * keeps. */
   uint32_t tune_top;
+  /* 1: on an sm_90a GPU, copy the descriptor loads that feed wgmma dots in
+   * loops with TMA (the pipeline's `tma` option, tile-run --tma); 0 (the
+   * default): with cp.async, as on other GPUs. */
+  int32_t tma;
 } tile_prepare_options;
 
 /* Writes the entries of the tuning cache under `cache_dir` (null: the

@@ -32,6 +32,7 @@ tile_prepare_options tile_prepare_options_default(void) {
   options.num_warps = 4;
   options.tuning_databases = 1;
   options.tune_top = kDefaultTuneTop;
+  options.tma = 0;
   return options;
 }
 
@@ -82,7 +83,7 @@ static std::string prepareKey(const tile_prepare_options &options,
   llvm::raw_string_ostream os(key);
   os << options.target << "/" << options.device << "/" << options.tuning << "/"
      << options.num_warps << "/" << options.tuning_databases << "/"
-     << options.tune_top << "/"
+     << options.tune_top << "/" << options.tma << "/"
      << (options.cache_dir ? "=" + std::string(options.cache_dir) : "default")
      << "/" << (options.tune_grid ? options.tune_grid : "persistent");
   for (size_t index = 0; index < numArgs; ++index) {
@@ -112,6 +113,9 @@ checkOptions(const tile_prepare_options &options) {
     return Failure{TILE_ERROR_INVALID_CALL,
                    "tuning_databases is 0 or 1, got " +
                        std::to_string(options.tuning_databases)};
+  if (options.tma != 0 && options.tma != 1)
+    return Failure{TILE_ERROR_INVALID_CALL,
+                   "tma is 0 or 1, got " + std::to_string(options.tma)};
   if (!TileDialect::isValidNumWarps(options.num_warps))
     return Failure{TILE_ERROR_INVALID_CALL,
                    "num_warps expects a power of two from 1 to 32, got " +
@@ -250,6 +254,7 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
   tuning.run.target = target;
   tuning.run.device = options.device;
   tuning.run.compile.numWarps = options.num_warps;
+  tuning.run.compile.tma = options.tma != 0;
   tuning.run.compile.cacheDir =
       options.cache_dir ? options.cache_dir : getDefaultCacheDir();
   tuning.stores.databases = options.tuning_databases != 0;
@@ -327,7 +332,8 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
   std::string identity =
       std::to_string(options.target) + "/" + std::to_string(options.device) +
       "/" + std::to_string(function->variant) + "/" + function->config + "/" +
-      std::to_string(options.num_warps) + "/" + tuning.run.compile.cacheDir;
+      std::to_string(options.num_warps) + "/" + std::to_string(options.tma) +
+      "/" + tuning.run.compile.cacheDir;
   if (target == Target::CUDA) {
     llvm::Expected<KernelSpecialization> specialization =
         specialize(kernel, **chosen, shapeArgs, args);

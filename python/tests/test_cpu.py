@@ -595,3 +595,16 @@ def test_tuning_database_import_and_export(tmp_path):
         tile.tune_import(example("softmax.mlir"), cache_dir=str(cache))
     with pytest.raises(ValueError, match="tuning_databases is True or False"):
         tile.load(example("softmax.mlir"), tuning_databases="yes")
+
+
+def test_tma_option():
+    # tma= is the pipeline's TMA option (sm_90a only): checked, and on the
+    # interpreter it changes nothing.
+    with pytest.raises(ValueError, match="tma is True or False"):
+        tile.load(example("softmax.mlir"), tma=1)
+    x = np.random.default_rng(3).standard_normal((5, 40)).astype(np.float32)
+    y = np.zeros_like(x)
+    k = tile.load(example("softmax.mlir"), BLOCK_SIZE=64, tma=True)
+    k[(5,)](y, x, 40, 40, 5, 40)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)

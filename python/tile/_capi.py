@@ -103,6 +103,7 @@ class PrepareOptions(ctypes.Structure):
         ("cache_dir", c_char_p),
         ("tuning_databases", c_int32),
         ("tune_top", c_uint32),
+        ("tma", c_int32),
     ]
 
 

@@ -143,6 +143,7 @@ _OPTIONS = (
     "num_warps",
     "cache_dir",
     "tuning_databases",
+    "tma",
     "device",
     "defines",
     "verbose",
@@ -164,7 +165,8 @@ def load(path, *variants, **kwargs):
     choice and on the CPU the defaults fitted to the launch; "defaults": no
     stored choice; "auto": tune a launch that has no stored choice),
     tuning_databases= (False: look up choices in the tuning cache only,
-    not in the tuning databases), num_warps= (for kernels
+    not in the tuning databases), tma= (True: on an sm_90a GPU, copy the
+    descriptor loads that feed wgmma dots with TMA), num_warps= (for kernels
     without tile.num_warps), device= (the GPU of launches with no CUDA
     tensor), cache_dir= (the compile and tuning caches), verbose= (print the
     library's notes, such as the meta-parameters chosen, to stderr),
@@ -239,6 +241,9 @@ class Kernel:
             raise ValueError(
                 "tuning_databases is True or False, not %r" % (self._tuning_databases,)
             )
+        self._tma = options.get("tma", False)
+        if not isinstance(self._tma, bool):
+            raise ValueError("tma is True or False, not %r" % (self._tma,))
 
         encoded = [_define(k, v).encode() for k, v in defines.items()]
         load_options = _capi.LoadOptions()
@@ -362,6 +367,7 @@ class Kernel:
         options.tune_progress = 1 if tune.get("progress") else 0
         options.cache_dir = self._cache_dir
         options.tuning_databases = 1 if self._tuning_databases else 0
+        options.tma = 1 if self._tma else 0
         if tune.get("top") is not None:
             options.tune_top = int(tune["top"])
         handle = ctypes.c_void_p()

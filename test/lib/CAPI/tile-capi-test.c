@@ -267,6 +267,10 @@ static int runErrors(void) {
   expectError("a bad option",
               tile_kernel_prepare(kernel, &options, args, 6, &function));
   options.num_warps = 4;
+  options.tma = 2;
+  expectError("a bad tma",
+              tile_kernel_prepare(kernel, &options, args, 6, &function));
+  options.tma = 0;
 
   /* Rows of 200 in buffers of 4 x 150: the interpreter names the access. */
   args[2] = args[3] = args[5] = i32(200);
