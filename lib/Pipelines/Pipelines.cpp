@@ -68,9 +68,12 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   expandOptions.tma = options.tma && options.chip == "sm_90a";
   expandOptions.numWarps = options.numWarps;
   // Which descriptor loads TMA serves depends on their loops' trip counts,
-  // folded first (a loop of one iteration is inlined later).
-  if (expandOptions.tma)
+  // folded first (a loop of one iteration is inlined later); loads of dot
+  // operands proven to be boxes become descriptor loads first.
+  if (expandOptions.tma) {
     pm.addPass(createCanonicalizerPass());
+    pm.addPass(createTileLoadsToDescs());
+  }
   pm.addPass(createTileExpandTensorDescs(expandOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -41,6 +41,38 @@ def TileSpecializeArguments
   ];
 }
 
+def TileLoadsToDescs : Pass<"tile-loads-to-descs", "ModuleOp"> {
+  let summary = "Turn loads of dot operands that are boxes into descriptor loads";
+  let description = [{
+    Finds the `tile.load`s a descriptor could make, so that a kernel written
+    with pointers (Triton's matmul tutorial, `examples/matmul.mlir`) gets
+    TMA's copies on sm_90a without being rewritten (the pipeline runs it
+    with `tma`, before `tile-expand-tensor-descs`, which keeps the loads TMA
+    serves and expands the others back). A load is taken when:
+
+    - it is in an `scf.for`, of f16 or bf16, rank 2, and only `tile.dot`'s
+      operand;
+    - its pointers are a kernel argument, plus scalar offsets, plus per
+      dimension `(start + tile.range)` spread over the tile
+      (`tile.expand_dims` and `tile.broadcast`) times a stride, the
+      innermost stride the constant 1 (a launch whose stride is 1 has it
+      as a constant once specialized) and the outer one an argument or a
+      constant; a scalar offset `x * stride` belongs to the dimension of
+      that stride, any other to the innermost;
+    - its mask is, per dimension, `index < bound`, where the index is that
+      dimension's coordinate and the bound an argument or a constant, or
+      the index is the range alone and the bound `X - offset` for the
+      offset the pointers add along that dimension (Triton's `k < K - k0`);
+    - `other` is 0.
+
+    The descriptor (`[bound 0, bound 1]`, `[outer stride, 1]`) is made
+    before the loop, and the load becomes a `tile.desc_load` at the
+    coordinates' starts: the same elements, and 0 outside the bounds, as
+    the mask gave. Launches that break a condition (a column-major operand,
+    say) keep their loads.
+  }];
+}
+
 def TileExpandTensorDescs : Pass<"tile-expand-tensor-descs", "ModuleOp"> {
   let summary = "Turn descriptor loads into masked loads of pointer tiles";
   let description = [{

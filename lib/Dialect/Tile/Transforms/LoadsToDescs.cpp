@@ -1,0 +1,301 @@
+//===- LoadsToDescs.cpp - Loads of dot operands as descriptor loads -------===//
+//
+// Proves a tile.load of a dot's operand to read a box of a strided tensor,
+// masked to the tensor's bounds, and rewrites it as a tile.desc_load of a
+// descriptor made before its loop (the pass's description says when). The
+// proof reads the load's pointer and mask tiles as sums of per-dimension
+// coordinates: each `(start + tile.range)` spread over the tile by
+// tile.expand_dims and tile.broadcast, times a stride.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+
+#include <array>
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILELOADSTODESCS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// One dimension's coordinates in a 2-D tile: `start + tile.range 0, n`
+/// along `dim` (start null: 0), the same along the other dimension.
+struct Index {
+  unsigned dim = 0;
+  Value start;
+};
+
+/// A 2-D tile of offsets: per dimension an index times a stride (null: the
+/// constant 1), plus scalar offsets.
+struct Offsets {
+  std::array<std::optional<Index>, 2> index;
+  std::array<Value, 2> stride;
+  SmallVector<Value> scalars;
+};
+} // namespace
+
+static bool isOne(Value value) {
+  return !value || matchPattern(value, m_One());
+}
+
+/// `start + range` (either order) or `range`, of rank 1.
+static std::optional<Value> matchLine(Value value) {
+  if (auto range = value.getDefiningOp<RangeOp>())
+    return range.getStart() == 0 ? std::optional<Value>(Value()) : std::nullopt;
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  for (auto [line, start] : {std::pair(add.getLhs(), add.getRhs()),
+                             std::pair(add.getRhs(), add.getLhs())}) {
+    auto range = line.getDefiningOp<RangeOp>();
+    auto splat = start.getDefiningOp<SplatOp>();
+    if (range && range.getStart() == 0 && splat)
+      return splat.getSrc();
+  }
+  return std::nullopt;
+}
+
+/// A rank-1 line spread over a 2-D tile.
+static std::optional<Index> matchIndex(Value value) {
+  auto broadcast = value.getDefiningOp<BroadcastOp>();
+  Value expanded = broadcast ? broadcast.getSrc() : value;
+  auto expand = expanded.getDefiningOp<ExpandDimsOp>();
+  if (!expand)
+    return std::nullopt;
+  std::optional<Value> start = matchLine(expand.getSrc());
+  if (!start)
+    return std::nullopt;
+  // expand_dims along axis 1 keeps the line along dimension 0.
+  return Index{expand.getAxis() == 1 ? 0u : 1u, *start};
+}
+
+/// Adds the terms of `value` to `offsets`: false where it is not a sum of
+/// indices times scalar strides and splat scalars.
+static bool addTerms(Value value, Offsets &offsets) {
+  if (auto add = value.getDefiningOp<arith::AddIOp>())
+    if (!matchLine(value))
+      return addTerms(add.getLhs(), offsets) && addTerms(add.getRhs(), offsets);
+  if (auto splat = value.getDefiningOp<SplatOp>()) {
+    offsets.scalars.push_back(splat.getSrc());
+    return true;
+  }
+  Value stride;
+  std::optional<Index> index = matchIndex(value);
+  if (auto mul = value.getDefiningOp<arith::MulIOp>(); mul && !index) {
+    for (auto [term, factor] : {std::pair(mul.getLhs(), mul.getRhs()),
+                                std::pair(mul.getRhs(), mul.getLhs())}) {
+      auto splat = factor.getDefiningOp<SplatOp>();
+      if (!splat)
+        continue;
+      if ((index = matchIndex(term))) {
+        stride = splat.getSrc();
+        break;
+      }
+    }
+  }
+  if (!index || offsets.index[index->dim])
+    return false;
+  offsets.index[index->dim] = index;
+  offsets.stride[index->dim] = stride;
+  return true;
+}
+
+/// A value the runtime knows before the launch (as tile.make_tensor_desc's
+/// verifier asks): a kernel argument or a constant.
+static bool isKnownBeforeLaunch(Value value) {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return isa<FuncOp>(argument.getOwner()->getParentOp());
+  return matchPattern(value, m_Constant());
+}
+
+/// The kernel argument a pointer is, plus its scalar offsets.
+static Value matchBase(Value pointer, SmallVectorImpl<Value> &scalars) {
+  while (auto add = pointer.getDefiningOp<AddPtrOp>()) {
+    if (isa<RankedTensorType>(add.getType()))
+      return nullptr;
+    scalars.push_back(add.getOffset());
+    pointer = add.getPtr();
+  }
+  return isKnownBeforeLaunch(pointer) && !matchPattern(pointer, m_Constant())
+             ? pointer
+             : nullptr;
+}
+
+/// Whether `other` is absent or a tile of zeros (as a constant, or a cast
+/// of one).
+static bool isZeroTile(Value other) {
+  if (auto cast = other.getDefiningOp<CastOp>())
+    other = cast.getX();
+  return matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
+}
+
+/// The comparisons `index < bound` of a mask, by dimension.
+static bool matchMask(Value mask, std::array<std::optional<Index>, 2> &index,
+                      std::array<Value, 2> &bound) {
+  if (auto both = mask.getDefiningOp<arith::AndIOp>())
+    return matchMask(both.getLhs(), index, bound) &&
+           matchMask(both.getRhs(), index, bound);
+  auto compare = mask.getDefiningOp<arith::CmpIOp>();
+  if (!compare || compare.getPredicate() != arith::CmpIPredicate::slt)
+    return false;
+  std::optional<Index> found = matchIndex(compare.getLhs());
+  auto splat = compare.getRhs().getDefiningOp<SplatOp>();
+  if (!found || !splat || index[found->dim])
+    return false;
+  index[found->dim] = found;
+  bound[found->dim] = splat.getSrc();
+  return true;
+}
+
+namespace {
+/// What a load becomes: the descriptor's operands and the box's starts (each
+/// a sum of values, none: 0).
+struct Rewrite {
+  LoadOp load;
+  Value base;
+  std::array<Value, 2> size, stride;
+  std::array<SmallVector<Value>, 2> start;
+};
+} // namespace
+
+/// The rewrite of `load`, where it is one (see the pass's description).
+static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  if (!type || type.getRank() != 2 || !loop || !load.getMask() ||
+      !(type.getElementType().isF16() || type.getElementType().isBF16()))
+    return std::nullopt;
+  if (load->use_empty() || !llvm::all_of(load->getUses(), [](OpOperand &use) {
+        return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+      }))
+    return std::nullopt;
+  if (load.getOther() && !isZeroTile(load.getOther()))
+    return std::nullopt;
+
+  auto pointers = load.getPtr().getDefiningOp<AddPtrOp>();
+  if (!pointers)
+    return std::nullopt;
+  auto splat = pointers.getPtr().getDefiningOp<SplatOp>();
+  Offsets offsets;
+  if (!splat || !addTerms(pointers.getOffset(), offsets) || !offsets.index[0] ||
+      !offsets.index[1])
+    return std::nullopt;
+  Rewrite rewrite;
+  rewrite.load = load;
+  SmallVector<Value> scalars;
+  rewrite.base = matchBase(splat.getSrc(), scalars);
+  if (!rewrite.base)
+    return std::nullopt;
+  llvm::append_range(scalars, offsets.scalars);
+
+  // Row-major: the innermost dimension's stride is 1.
+  if (!isOne(offsets.stride[1]) || isOne(offsets.stride[0]) ||
+      !isKnownBeforeLaunch(offsets.stride[0]))
+    return std::nullopt;
+  rewrite.stride = {offsets.stride[0], offsets.stride[1]};
+  for (unsigned d = 0; d < 2; ++d)
+    if (Value start = offsets.index[d]->start)
+      rewrite.start[d].push_back(start);
+  // A scalar offset `x * stride` moves dimension 0's start by x; any other,
+  // the innermost's (of stride 1).
+  std::array<SmallVector<Value>, 2> moved;
+  for (Value scalar : scalars) {
+    auto mul = scalar.getDefiningOp<arith::MulIOp>();
+    if (mul && (mul.getLhs() == rewrite.stride[0] ||
+                mul.getRhs() == rewrite.stride[0])) {
+      moved[0].push_back(mul.getLhs() == rewrite.stride[0] ? mul.getRhs()
+                                                           : mul.getLhs());
+      continue;
+    }
+    moved[1].push_back(scalar);
+  }
+
+  std::array<std::optional<Index>, 2> maskIndex;
+  std::array<Value, 2> bound;
+  if (!matchMask(load.getMask(), maskIndex, bound) || !maskIndex[0] ||
+      !maskIndex[1])
+    return std::nullopt;
+  for (unsigned d = 0; d < 2; ++d) {
+    Value start = offsets.index[d]->start;
+    // The mask's index is the pointers' (the same start, no scalar offset
+    // along d): `start + range < bound`.
+    if (maskIndex[d]->start == start && moved[d].empty()) {
+      rewrite.size[d] = bound[d];
+    } else if (!maskIndex[d]->start && !start && moved[d].size() == 1) {
+      // `range < X - offset`, the pointers moved by offset along d:
+      // `offset + range < X`.
+      auto sub = bound[d].getDefiningOp<arith::SubIOp>();
+      if (!sub || sub.getRhs() != moved[d].front())
+        return std::nullopt;
+      rewrite.size[d] = sub.getLhs();
+    } else {
+      return std::nullopt;
+    }
+    if (!isKnownBeforeLaunch(rewrite.size[d]))
+      return std::nullopt;
+    llvm::append_range(rewrite.start[d], moved[d]);
+  }
+  // The descriptor is made before the loop.
+  for (Value value :
+       {rewrite.base, rewrite.size[0], rewrite.size[1], rewrite.stride[0]})
+    if (!dominance.properlyDominates(value, loop))
+      return std::nullopt;
+  return rewrite;
+}
+
+static void applyRewrite(Rewrite &rewrite, OpBuilder &builder) {
+  LoadOp load = rewrite.load;
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  builder.setInsertionPoint(load->getParentOp());
+  Value one = arith::ConstantIntOp::create(builder, loc, 1, 32);
+  auto descType = TensorDescType::get(builder.getContext(), type.getShape(),
+                                      type.getElementType());
+  Value desc =
+      MakeTensorDescOp::create(builder, loc, descType, rewrite.base,
+                               ValueRange{rewrite.size[0], rewrite.size[1]},
+                               ValueRange{rewrite.stride[0], one});
+  builder.setInsertionPoint(load);
+  SmallVector<Value, 2> starts;
+  for (SmallVector<Value> &terms : rewrite.start) {
+    Value sum;
+    for (Value term : terms)
+      sum = sum ? arith::AddIOp::create(builder, loc, sum, term).getResult()
+                : term;
+    starts.push_back(
+        sum ? sum
+            : arith::ConstantIntOp::create(builder, loc, 0, 32).getResult());
+  }
+  Value replacement = DescLoadOp::create(builder, loc, type, desc, starts);
+  load.getResult().replaceAllUsesWith(replacement);
+  load->erase();
+}
+
+namespace {
+struct TileLoadsToDescsPass
+    : tile::impl::TileLoadsToDescsBase<TileLoadsToDescsPass> {
+  void runOnOperation() override {
+    DominanceInfo dominance(getOperation());
+    SmallVector<Rewrite> rewrites;
+    getOperation().walk([&](LoadOp load) {
+      if (std::optional<Rewrite> rewrite = matchLoad(load, dominance))
+        rewrites.push_back(*rewrite);
+    });
+    OpBuilder builder(&getContext());
+    for (Rewrite &rewrite : rewrites)
+      applyRewrite(rewrite, builder);
+  }
+};
+} // namespace
