@@ -14,9 +14,7 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// True for a value the runtime knows before the launch: an argument of the
-/// kernel, or a constant.
-static bool isKnownBeforeLaunch(Value value) {
+bool mlir::tile::isKnownBeforeLaunch(Value value) {
   if (auto argument = dyn_cast<BlockArgument>(value))
     return isa<FuncOp>(argument.getOwner()->getParentOp());
   llvm::APInt constant;

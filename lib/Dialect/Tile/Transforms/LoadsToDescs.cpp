@@ -112,14 +112,6 @@ static bool addTerms(Value value, Offsets &offsets) {
   return true;
 }
 
-/// A value the runtime knows before the launch (as tile.make_tensor_desc's
-/// verifier asks): a kernel argument or a constant.
-static bool isKnownBeforeLaunch(Value value) {
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return isa<FuncOp>(argument.getOwner()->getParentOp());
-  return matchPattern(value, m_Constant());
-}
-
 /// The kernel argument a pointer is, plus its scalar offsets.
 static Value matchBase(Value pointer, SmallVectorImpl<Value> &scalars) {
   while (auto add = pointer.getDefiningOp<AddPtrOp>()) {
@@ -128,9 +120,7 @@ static Value matchBase(Value pointer, SmallVectorImpl<Value> &scalars) {
     scalars.push_back(add.getOffset());
     pointer = add.getPtr();
   }
-  return isKnownBeforeLaunch(pointer) && !matchPattern(pointer, m_Constant())
-             ? pointer
-             : nullptr;
+  return isKnownBeforeLaunch(pointer) ? pointer : nullptr;
 }
 
 /// Whether `other` is absent or a tile of zeros (as a constant, or a cast

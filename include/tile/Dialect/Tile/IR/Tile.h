@@ -79,6 +79,11 @@ decltype(auto) visitReduceKind(ReduceKind kind, Visitor &&visitor) {
 /// `tile.max_value`); a message saying which it breaks, or empty.
 std::string checkIntegerArgument(FuncOp kernel, unsigned index, int64_t value);
 
+/// Whether the runtime knows `value` before a launch, as
+/// tile.make_tensor_desc's operands must be: an argument of the kernel, or
+/// an integer constant.
+bool isKnownBeforeLaunch(Value value);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILE_H
