@@ -237,11 +237,18 @@ static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
       return std::nullopt;
     llvm::append_range(rewrite.start[d], moved[d]);
   }
-  // The descriptor is made before the loop.
+  // The descriptor is made before the loop, of i32 sizes and strides, and
+  // loaded at i32 offsets (i64 offsets, as a kernel that widens them has,
+  // stay pointer loads).
   for (Value value :
        {rewrite.base, rewrite.size[0], rewrite.size[1], rewrite.stride[0]})
     if (!dominance.properlyDominates(value, loop))
       return std::nullopt;
+  auto isI32 = [](Value value) { return value.getType().isInteger(32); };
+  if (!isI32(rewrite.size[0]) || !isI32(rewrite.size[1]) ||
+      !isI32(rewrite.stride[0]) || !llvm::all_of(rewrite.start[0], isI32) ||
+      !llvm::all_of(rewrite.start[1], isI32))
+    return std::nullopt;
   return rewrite;
 }
 

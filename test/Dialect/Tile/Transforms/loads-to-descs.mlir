@@ -137,3 +137,42 @@ tile.func @kept(%a: !tile.ptr<f16>, %M: i32, %K: i32, %sa: i32, %sk: i32,
   }
   tile.return
 }
+
+// -----
+
+// An i64 offset moving the pointers stays a pointer load: a descriptor is
+// loaded at i32 offsets.
+// CHECK-LABEL: tile.func @wide_offset
+// CHECK-NOT: tile.desc_load
+// CHECK: tile.load
+tile.func @wide_offset(%a: !tile.ptr<f16>, %M: i32, %sa: i32, %k: i64) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %r64 = tile.range 0, 64 : tensor<64xi32>
+  %r32 = tile.range 0, 32 : tensor<32xi32>
+  %rm1 = tile.expand_dims %r64 axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %am = tile.broadcast %rm1 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk0 = tile.expand_dims %r32 axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %ak = tile.broadcast %rk0 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %sat = tile.splat %sa : i32 -> tensor<64x32xi32>
+  %arows = arith.muli %am, %sat : tensor<64x32xi32>
+  %aoff = arith.addi %arows, %ak : tensor<64x32xi32>
+  %Ma = tile.splat %M : i32 -> tensor<64x32xi32>
+  %row_ok = arith.cmpi slt, %am, %Ma : tensor<64x32xi32>
+  %c32 = tile.splat %c4 : i32 -> tensor<64x32xi32>
+  %k_ok = arith.cmpi slt, %ak, %c32 : tensor<64x32xi32>
+  %mask = arith.andi %row_ok, %k_ok : tensor<64x32xi1>
+  %za = arith.constant dense<0.0> : tensor<64x32xf16>
+  %b = arith.constant dense<1.0> : tensor<32x64xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %kb = %c0 to %c4 step %c1 iter_args(%acc_i = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %ak_ptr = tile.addptr %a, %k : !tile.ptr<f16>, i64
+    %abase = tile.splat %ak_ptr : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+    %aptrs = tile.addptr %abase, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %aptrs, %mask, %za : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %x, %b, %acc_i : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.return
+}
