@@ -45,7 +45,8 @@
 #   timing    bench/timing_conditions.py (one configuration in two slots,
 #             under three timing conditions)
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
-#             Triton with MATMUL_TRITON=1) at $MATMUL_SIZES with
+#             Triton with MATMUL_TRITON=1, each configuration also with
+#             --tma with MATMUL_TMA=1) at $MATMUL_SIZES with
 #             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
 #             beside it on each with MATMUL_BASELINE)
 #   queued    bench/queued_vs_persistent.py (softmax_cluster, clusters of
@@ -139,7 +140,7 @@ for step in "$@"; do
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
     chmod +x /tmp/tile-gpu/bin/tile-run
     TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
-      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} \
+      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} ${MATMUL_TMA:+--tma} \
       ${MATMUL_BASELINE:+--baseline-run $MATMUL_BASELINE --baseline-all} \
       > $o/matmul-bench.log 2>&1
     echo "matmul rc=$?" ;;

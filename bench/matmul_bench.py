@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 
-def tile_time(run, dtype, m, n, k, params, reps):
+def tile_time(run, dtype, m, n, k, params, reps, tma=False):
     defines = []
     for name, value in params.items():
         defines += ["-D", f"{name}={value}"]
@@ -36,6 +36,10 @@ def tile_time(run, dtype, m, n, k, params, reps):
            "--arg", f"i32={n}", "--arg", "i32=1",
            "--arg", f"i32={n}", "--arg", "i32=1",
            "--bench", "--bench-reps", str(reps), "--timing"]
+    if tma:
+        # TMA's copies of A and B (sm_90a): tile-loads-to-descs takes the
+        # example's loads, their unit strides passed as 1.
+        cmd.append("--tma")
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
         return None, (result.stdout + result.stderr).strip().splitlines()[-3:]
@@ -183,6 +187,9 @@ def main():
                         "or with --baseline-all on each; may be repeated")
     parser.add_argument("--baseline-all", action="store_true",
                         help="time the baselines on every configuration")
+    parser.add_argument("--tma", action="store_true",
+                        help="also time each configuration with tile-run "
+                        "--tma (TMA copies on sm_90a), as 'tile+tma'")
     parser.add_argument("--triton", action="store_true",
                         help="also time a Triton kernel written as its "
                         "tutorial's, best of TRITON_CONFIGS, in the same run")
@@ -216,6 +223,8 @@ def main():
             runs = []
             for index, config in enumerate(args.configs):
                 runs.append((args.run, config, "tile"))
+                if args.tma:
+                    runs.append((args.run, config, "tile+tma"))
                 if index == 0 or args.baseline_all:
                     runs += [(path, config, name) for path, name in baselines]
             for run, config, name in runs:
@@ -225,7 +234,8 @@ def main():
                 params = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                           "NUM_WARPS": warps, "NUM_STAGES": stages,
                           "GROUP_M": 8}
-                ms, info = tile_time(run, dtype, m, n, k, params, args.reps)
+                ms, info = tile_time(run, dtype, m, n, k, params, args.reps,
+                                     tma=name == "tile+tma")
                 label = f"  {name} {bm}x{bn}x{bk} {warps} warps {stages} stages"
                 if ms is None:
                     print(f"{label}: failed: {' | '.join(info)}", flush=True)
