@@ -70,6 +70,15 @@ def TileLoadsToDescs : Pass<"tile-loads-to-descs", "ModuleOp"> {
     coordinates' starts: the same elements, and 0 outside the bounds, as
     the mask gave. Launches that break a condition (a column-major operand,
     say) keep their loads.
+
+    Not proven yet: that the coordinates are not negative. A descriptor
+    load gives 0 before a tensor's start, where the masked load read the
+    memory before the base pointer; a kernel that reads before its
+    argument's address (a pointer into the middle of a buffer, a negative
+    start) differs under `tma`. Program ids and loop counters from 0, as
+    in a matmul, are never negative; proving it (an integer range
+    analysis that knows `tile.program_id`) comes before `tma` is on by
+    default.
   }];
 }
 
