@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/PtxGlobals.h"
 #include "tile/Runtime/TensorMapRecipe.h"
 
 #include "llvm/Support/raw_ostream.h"

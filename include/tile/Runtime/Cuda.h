@@ -252,16 +252,13 @@ private:
   CudaModule(void *module, std::optional<llvm::StringSet<>> globals)
       : module(module), globals(std::move(globals)) {}
   void *module = nullptr;
-  /// The globals a PTX image declares (getPtxGlobals), whose absence needs
+  /// The globals a PTX image declares (getPtxGlobals, PtxGlobals.h), whose
+  /// absence needs
   /// no question to the driver: cuModuleGetGlobal of a name a module lacks
   /// fails, and compute-sanitizer reports every failed call. None for a
   /// cubin.
   std::optional<llvm::StringSet<>> globals;
 };
-
-/// The names of the variables a PTX text declares in the global state space
-/// (`.global`), or none where `image` is not PTX (a cubin).
-std::optional<llvm::StringSet<>> getPtxGlobals(llvm::StringRef image);
 
 /// Launches `function` on `grid` blocks of `blockSize` threads (one
 /// dimension) with `params` (cuLaunchKernel's kernelParams: one pointer per

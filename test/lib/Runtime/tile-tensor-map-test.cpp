@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Cuda.h"
+#include "tile/Runtime/PtxGlobals.h"
 #include "tile/Runtime/TensorMap.h"
 #include "tile/Runtime/TensorMapRecipe.h"
 

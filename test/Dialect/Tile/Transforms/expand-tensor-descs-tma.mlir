@@ -5,6 +5,15 @@
 // whose loads are all expanded is erased.
 // RUN: tile-opt %s --tile-expand-tensor-descs=tma=true | FileCheck %s
 // RUN: tile-opt %s --tile-expand-tensor-descs | FileCheck %s --check-prefix=ALL
+// A kernel without tile.num_warps runs on the pass's num-warps: on 2, half a
+// warpgroup, @kept's dot is not wgmma's, and its loads are expanded (a kernel
+// that says 8 keeps its own).
+// RUN: tile-opt %s --tile-expand-tensor-descs="tma=true num-warps=2" | FileCheck %s --check-prefix=WARPS2
+// WARPS2-LABEL: tile.func @kept
+// WARPS2-NOT: tile.desc_load
+// WARPS2-LABEL: tile.func @expanded
+// WARPS2-LABEL: tile.func @eight_warps
+// WARPS2: tile.desc_load
 
 // ALL-NOT: tile.desc_load
 // ALL-NOT: tile.make_tensor_desc
