@@ -21,6 +21,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -52,8 +53,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
 
   DialectRegistry registry;
-  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
-                  arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
+  registry
+      .insert<tile::TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect,
+              math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
   tile::registerTileToPTXDependencies(registry);
   // Hints on the diagnostics of kernel files, in the contexts MlirOptMain
   // makes (one per split of the input).

@@ -88,3 +88,31 @@ tile.func @parts(%p: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
   tile.store %outd, %h : tensor<64x64x!tile.ptr<f16>, #mma>
   tile.return
 }
+
+// Buffers in blocks neither of which reaches the other share their space
+// (a program runs one of them: the two versions of a loop that
+// tile-loads-to-descs makes), 8 KiB for both; the merge block's buffer may
+// be live with either and comes after them.
+// CHECK: llvm.mlir.global internal @branches_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// CHECK-LABEL: llvm.func @branches
+#sh2 = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#blk2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+tile.func @branches(%p: !tile.ptr<f16>, %c: i1) attributes {tilegpu.num_warps = 4 : i32} {
+  %out = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blk2>
+  cf.cond_br %c, ^then, ^else
+^then:
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh2>
+  %xa = tilegpu.local_load %a : !tilegpu.memdesc<64x64xf16, #sh2> -> tensor<64x64xf16, #blk2>
+  tile.store %out, %xa : tensor<64x64x!tile.ptr<f16>, #blk2>
+  cf.br ^merge
+^else:
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh2>
+  %xb = tilegpu.local_load %b : !tilegpu.memdesc<64x64xf16, #sh2> -> tensor<64x64xf16, #blk2>
+  tile.store %out, %xb : tensor<64x64x!tile.ptr<f16>, #blk2>
+  cf.br ^merge
+^merge:
+  %m = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sh2>
+  %xm = tilegpu.local_load %m : !tilegpu.memdesc<64x64xf16, #sh2> -> tensor<64x64xf16, #blk2>
+  tile.store %out, %xm : tensor<64x64x!tile.ptr<f16>, #blk2>
+  tile.return
+}

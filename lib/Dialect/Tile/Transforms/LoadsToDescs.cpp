@@ -5,7 +5,10 @@
 // descriptor made before its loop (the pass's description says when). The
 // proof reads the load's pointer and mask tiles as sums of per-dimension
 // coordinates: each `(start + tile.range)` spread over the tile by
-// tile.expand_dims and tile.broadcast, times a stride.
+// tile.expand_dims and tile.broadcast, times a stride. A box's starts must
+// not be negative: those it cannot prove so are tested once before the loop,
+// which is versioned (the descriptor loads where the test holds, the loop
+// as it was where it does not).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <array>
 
@@ -157,8 +163,55 @@ struct Rewrite {
   Value base;
   std::array<Value, 2> size, stride;
   std::array<SmallVector<Value>, 2> start;
+  /// The terms of the starts not proven non-negative: each is defined
+  /// before the loop, which tests them.
+  SmallVector<Value> checks;
 };
 } // namespace
+
+/// Whether `value`, an integer, is proven not negative: a constant, a
+/// program or cluster id or count, an induction variable from a lower bound
+/// that is (scf.for's step is positive), or sums, products, quotients,
+/// minima and remainders of such. Sums and products are taken not to wrap:
+/// where they would, the pointer offsets they make wrap as well, and a
+/// kernel that reads there was already reading outside its buffers.
+static bool isNonNegative(Value value, unsigned depth = 0) {
+  if (depth > 16)
+    return false;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+    return loop && argument == loop.getInductionVar() &&
+           isNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  auto both = [&](Operation *op) {
+    return isNonNegative(op->getOperand(0), depth + 1) &&
+           isNonNegative(op->getOperand(1), depth + 1);
+  };
+  auto either = [&](Operation *op) {
+    return isNonNegative(op->getOperand(0), depth + 1) ||
+           isNonNegative(op->getOperand(1), depth + 1);
+  };
+  return llvm::TypeSwitch<Operation *, bool>(value.getDefiningOp())
+      .Case<ProgramIdOp, NumProgramsOp, ClusterRankOp, ClusterIdOp,
+            NumClustersOp, arith::ExtUIOp>([](auto) { return true; })
+      .Case<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
+            arith::CeilDivSIOp, arith::FloorDivSIOp, arith::MinSIOp,
+            arith::RemUIOp>(both)
+      .Case<arith::MaxSIOp, arith::AndIOp>(either)
+      .Case<arith::RemSIOp, arith::ExtSIOp, arith::IndexCastOp>(
+          [&](Operation *op) {
+            // A signed remainder has its dividend's sign.
+            return isNonNegative(op->getOperand(0), depth + 1);
+          })
+      .Case<arith::SelectOp>([&](arith::SelectOp select) {
+        return isNonNegative(select.getTrueValue(), depth + 1) &&
+               isNonNegative(select.getFalseValue(), depth + 1);
+      })
+      .Default([](Operation *) { return false; });
+}
 
 /// The rewrite of `load`, where it is one (see the pass's description).
 static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
@@ -249,6 +302,16 @@ static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
       !isI32(rewrite.stride[0]) || !llvm::all_of(rewrite.start[0], isI32) ||
       !llvm::all_of(rewrite.start[1], isI32))
     return std::nullopt;
+  // A start the loop computes must be proven not negative; one made before
+  // it may be tested there instead.
+  for (SmallVector<Value> &terms : rewrite.start)
+    for (Value term : terms) {
+      if (isNonNegative(term))
+        continue;
+      if (!dominance.properlyDominates(term, loop))
+        return std::nullopt;
+      rewrite.checks.push_back(term);
+    }
   return rewrite;
 }
 
@@ -280,19 +343,54 @@ static void applyRewrite(Rewrite &rewrite, OpBuilder &builder) {
   load->erase();
 }
 
+/// Puts `loop` in the then-branch of an `scf.if` on `checks` all being
+/// non-negative, and a copy of it in the else-branch, which keeps its
+/// pointer loads.
+static void versionLoop(scf::ForOp loop, ArrayRef<Value> checks,
+                        OpBuilder &builder) {
+  Location loc = loop.getLoc();
+  builder.setInsertionPoint(loop);
+  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  Value all;
+  for (Value check : checks) {
+    Value holds = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                        check, zero);
+    all = all ? arith::AndIOp::create(builder, loc, all, holds).getResult()
+              : holds;
+  }
+  auto branch = scf::IfOp::create(builder, loc, loop.getResultTypes(), all,
+                                  /*withElseRegion=*/true);
+  loop->replaceAllUsesWith(branch.getResults());
+  Block *thenBlock = &branch.getThenRegion().front();
+  loop->moveBefore(thenBlock, thenBlock->end());
+  builder.setInsertionPointToEnd(thenBlock);
+  scf::YieldOp::create(builder, loc, loop.getResults());
+  Block *elseBlock = &branch.getElseRegion().front();
+  builder.setInsertionPointToEnd(elseBlock);
+  Operation *copy = builder.clone(*loop);
+  scf::YieldOp::create(builder, loc, copy->getResults());
+}
+
 namespace {
 struct TileLoadsToDescsPass
     : tile::impl::TileLoadsToDescsBase<TileLoadsToDescsPass> {
   void runOnOperation() override {
     DominanceInfo dominance(getOperation());
-    SmallVector<Rewrite> rewrites;
+    llvm::MapVector<Operation *, SmallVector<Rewrite>> byLoop;
     getOperation().walk([&](LoadOp load) {
       if (std::optional<Rewrite> rewrite = matchLoad(load, dominance))
-        rewrites.push_back(*rewrite);
+        byLoop[load->getParentOp()].push_back(*rewrite);
     });
     OpBuilder builder(&getContext());
-    for (Rewrite &rewrite : rewrites)
-      applyRewrite(rewrite, builder);
+    for (auto &[loop, rewrites] : byLoop) {
+      llvm::SetVector<Value> checks;
+      for (Rewrite &rewrite : rewrites)
+        checks.insert_range(rewrite.checks);
+      if (!checks.empty())
+        versionLoop(cast<scf::ForOp>(loop), checks.getArrayRef(), builder);
+      for (Rewrite &rewrite : rewrites)
+        applyRewrite(rewrite, builder);
+    }
   }
 };
 } // namespace

@@ -71,14 +71,19 @@ def TileLoadsToDescs : Pass<"tile-loads-to-descs", "ModuleOp"> {
     the mask gave. Launches that break a condition (a column-major operand,
     say) keep their loads.
 
-    Not proven yet: that the coordinates are not negative. A descriptor
-    load gives 0 before a tensor's start, where the masked load read the
-    memory before the base pointer; a kernel that reads before its
-    argument's address (a pointer into the middle of a buffer, a negative
-    start) differs under `tma`. Program ids and loop counters from 0, as
-    in a matmul, are never negative; proving it (an integer range
-    analysis that knows `tile.program_id`) comes before `tma` is on by
-    default.
+    A descriptor load gives 0 before a tensor's start, where a pointer load
+    reads the memory there (a pointer into the middle of a buffer, a
+    negative start): the box's starts must not be negative. The pass
+    proves each term of a start so (constants, program and cluster ids,
+    induction variables of loops from such a bound, and their sums,
+    products, quotients, minima and signed remainders, taken not to wrap).
+    Terms it cannot prove but that are made before the loop (`pid_m *
+    BLOCK_M` after a division by an argument, as in a grouped order) are
+    tested there: the loop is versioned, `scf.if` on the terms being
+    non-negative, the descriptor loads in its then-branch and the loop as
+    it was in the else-branch (the two share their shared memory, since a
+    program runs one). A load whose start the loop makes from unproven
+    terms stays.
   }];
 }
 
