@@ -200,6 +200,9 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
     record["tune_s"] = round(time.time() - start, 3)
     record["tune_head"] = [line for line in result.report.splitlines()
                           if line.startswith("tune:")][:1]
+    # The tuner's whole table (each configuration it timed, and its time):
+    # what bench/model_eval.py fits the model to on a GPU of no exhaustive run.
+    record["tune_report"] = result.report
     add_tile("tuned", kernel)
 
     add_tile("untuned", tile.load(*paths, DTYPE=dtype, cache_dir=main_dir, tuning="defaults"))

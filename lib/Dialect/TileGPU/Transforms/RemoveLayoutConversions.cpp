@@ -8,8 +8,10 @@
 // conversions that meet. A value a loop carries from one iteration to the
 // next is carried in the layout its uses convert it to, when it comes back
 // in that layout too (tile.dot's accumulator): the conversions then happen
-// once, around the loop, rather than twice in every iteration. A tile.store
-// of a converted matrix-product result stores from the result's own layout.
+// once, around the loop, rather than twice in every iteration; a value both
+// branches of an scf.if yield converted from one layout is yielded in it. A
+// tile.store of a converted matrix-product result stores from the result's
+// own layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <array>
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUREMOVELAYOUTCONVERSIONS
@@ -378,6 +382,46 @@ struct CarryInConvertedLayout : OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// An scf.if result that both branches yield converted from one layout L
+/// (the loop of each version that tile-loads-to-descs makes carries its
+/// accumulator in #mma): yielded in L, converted after the scf.if for its
+/// users, so that the epilogue's store takes L as it does after one loop.
+struct YieldInConvertedLayout : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::IfOp branch,
+                                PatternRewriter &rewriter) const override {
+    if (branch.getElseRegion().empty())
+      return failure();
+    std::array<scf::YieldOp, 2> yields = {branch.thenYield(),
+                                          branch.elseYield()};
+    for (auto [index, result] : llvm::enumerate(branch.getResults())) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      auto first = yields[0].getOperand(index).getDefiningOp<ConvertLayoutOp>();
+      auto second =
+          yields[1].getOperand(index).getDefiningOp<ConvertLayoutOp>();
+      if (!type || !first || !second ||
+          first.getSrc().getType() != second.getSrc().getType())
+        continue;
+      rewriter.setInsertionPointAfter(branch);
+      auto back =
+          ConvertLayoutOp::create(rewriter, branch.getLoc(), type, result);
+      rewriter.modifyOpInPlace(
+          branch, [&] { result.setType(first.getSrc().getType()); });
+      std::array<ConvertLayoutOp, 2> converts = {first, second};
+      for (unsigned b = 0; b < 2; ++b)
+        rewriter.modifyOpInPlace(yields[b], [&] {
+          yields[b]->setOperand(index, converts[b].getSrc());
+        });
+      rewriter.replaceAllUsesExcept(result, back.getResult(), back);
+      for (ConvertLayoutOp convert : converts)
+        if (convert->use_empty())
+          rewriter.eraseOp(convert);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct TileGPURemoveLayoutConversionsPass
     : tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           TileGPURemoveLayoutConversionsPass> {
@@ -385,7 +429,7 @@ struct TileGPURemoveLayoutConversionsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeInTargetLayout, HoistThroughElementwise,
                  HoistThroughShapeOps, RematerializeSlice, StoreInSourceLayout,
-                 CarryInConvertedLayout>(&getContext());
+                 CarryInConvertedLayout, YieldInConvertedLayout>(&getContext());
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

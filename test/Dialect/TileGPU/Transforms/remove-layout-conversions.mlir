@@ -139,6 +139,42 @@ tile.func @carried(%n: i32, %h: f16, %p: !tile.ptr<f32>) attributes {tilegpu.num
 
 // -----
 
+// Both branches of an scf.if yield a product converted from the mma layout
+// (the two versions of a loop that tile-loads-to-descs makes): the scf.if
+// yields the mma layout, and the store after it takes that layout, with no
+// conversion left.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [1, 1]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+// CHECK-DAG: #[[MMA:.*]] = #tilegpu.mma<{warpsPerCTA = [1, 1]}>
+// CHECK-LABEL: tile.func @branches
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<16x8xf32, #[[MMA]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store %{{.*}}, %[[R]] : tensor<16x8x!tile.ptr<f32>, #[[MMA]]>
+tile.func @branches(%c: i1, %h: f16, %g: f16, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<16x8xf32, #mma>
+  %r = scf.if %c -> (tensor<16x8xf32, #blk>) {
+    %a = tile.splat %h : f16 -> tensor<16x16xf16, #opa>
+    %b = tile.splat %h : f16 -> tensor<16x8xf16, #opb>
+    %d = tile.dot %a, %b, %zero : tensor<16x16xf16, #opa>, tensor<16x8xf16, #opb> -> tensor<16x8xf32, #mma>
+    %o = tilegpu.convert_layout %d : tensor<16x8xf32, #mma> -> tensor<16x8xf32, #blk>
+    scf.yield %o : tensor<16x8xf32, #blk>
+  } else {
+    %a = tile.splat %g : f16 -> tensor<16x16xf16, #opa>
+    %b = tile.splat %g : f16 -> tensor<16x8xf16, #opb>
+    %d = tile.dot %a, %b, %zero : tensor<16x16xf16, #opa>, tensor<16x8xf16, #opb> -> tensor<16x8xf32, #mma>
+    %o = tilegpu.convert_layout %d : tensor<16x8xf32, #mma> -> tensor<16x8xf32, #blk>
+    scf.yield %o : tensor<16x8xf32, #blk>
+  }
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x8x!tile.ptr<f32>, #blk>
+  tile.store %ps, %r : tensor<16x8x!tile.ptr<f32>, #blk>
+  tile.return
+}
+
+// -----
+
 // The epilogue of a matrix product: the result is cast and stored. The
 // store moves to the mma layout with the cast, and the addresses and the
 // mask are computed again in it, down to the ranges (their 1-D parts in
