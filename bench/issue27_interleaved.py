@@ -202,7 +202,9 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
                           if line.startswith("tune:")][:1]
     # The tuner's whole table (each configuration it timed, and its time):
     # what bench/model_eval.py fits the model to on a GPU of no exhaustive run.
-    record["tune_report"] = result.report
+    # (Configurations the launch's bounds rule out are left out.)
+    record["tune_report"] = "\n".join(
+        line for line in result.report.splitlines() if "inadmissible" not in line)
     add_tile("tuned", kernel)
 
     add_tile("untuned", tile.load(*paths, DTYPE=dtype, cache_dir=main_dir, tuning="defaults"))

@@ -74,6 +74,20 @@ def tune_log_records(lines):
         yield record
 
 
+def interleaved_record(record):
+    """The configurations Kernel.tune timed in a shape of
+    bench/issue27_interleaved.py (its tune_report), as an exhaust record."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from tune_sweep import TABLE_ROW
+    times = {}
+    for line in record["tune_report"].splitlines():
+        row = TABLE_ROW.match(line)
+        if row and not row.group(6):
+            times[row.group(4).replace(".mlir", "")] = float(row.group(2))
+    return dict(phase="exhaust", ok=True, dtype=record["dtype"],
+                M=record["M"], N=record["N"], times=times)
+
+
 def records(path):
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt") as lines:
@@ -82,7 +96,9 @@ def records(path):
             return
         for line in lines:
             record = json.loads(line)
-            if record.get("phase") == "exhaust" and record.get("ok"):
+            if record.get("kind") == "shape" and record.get("tune_report"):
+                yield interleaved_record(record)
+            elif record.get("phase") == "exhaust" and record.get("ok"):
                 yield record
 
 

@@ -495,6 +495,12 @@ def main():
         for seed, stage, detail, directory, seconds in pool.imap_unordered(
                 run_seed, seeds):
             times.append((seconds, seed))
+            # Progress, for a run cut off by a time limit: what ran, and
+            # that it passed.
+            if len(times) % 20 == 0:
+                print("difftest: %d of %d kernels run, %d failed"
+                      % (len(times), len(seeds), len(failures) + bool(stage)),
+                      flush=True)
             if stage:
                 failures.append((seed, stage, directory))
                 details[seed] = detail
