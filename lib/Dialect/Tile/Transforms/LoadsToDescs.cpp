@@ -155,6 +155,27 @@ static bool matchMask(Value mask, std::array<std::optional<Index>, 2> &index,
   return true;
 }
 
+/// Whether `value`, the descriptor's base pointer or its outer stride (in
+/// elements of `elementBytes`), is a multiple of 16 bytes, as a tensor map
+/// must be: a constant, or an argument the runtime specialized with a
+/// tile.divisibility that says so (a pointer's counts bytes, an integer's
+/// elements). A launch that is not keeps its pointer loads, rather than
+/// failing to make a descriptor it did not ask for.
+static bool isMultipleOf16Bytes(Value value, int64_t elementBytes) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue() * elementBytes % 16 == 0;
+  auto argument = dyn_cast<BlockArgument>(value);
+  auto func =
+      argument ? dyn_cast<FuncOp>(argument.getOwner()->getParentOp()) : nullptr;
+  if (!func)
+    return false;
+  auto divisibility = func.getArgAttrOfType<IntegerAttr>(
+      argument.getArgNumber(), TileDialect::getDivisibilityAttrName());
+  int64_t unit = isa<PointerType>(value.getType()) ? 1 : elementBytes;
+  return divisibility && divisibility.getInt() * unit % 16 == 0;
+}
+
 namespace {
 /// What a load becomes: the descriptor's operands and the box's starts (each
 /// a sum of values, none: 0).
@@ -248,6 +269,10 @@ static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
       !isKnownBeforeLaunch(offsets.stride[0]))
     return std::nullopt;
   rewrite.stride = {offsets.stride[0], offsets.stride[1]};
+  int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  if (!isMultipleOf16Bytes(rewrite.base, elementBytes) ||
+      !isMultipleOf16Bytes(rewrite.stride[0], elementBytes))
+    return std::nullopt;
   for (unsigned d = 0; d < 2; ++d)
     if (Value start = offsets.index[d]->start)
       rewrite.start[d].push_back(start);

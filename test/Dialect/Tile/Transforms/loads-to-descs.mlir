@@ -31,8 +31,11 @@
 // CHECK-COUNT-2: tile.load
 // CHECK-NOT: tile.desc_load
 // CHECK: tile.return
-tile.func @matmul(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %M: i32, %N: i32,
-                  %K: i32, %sa: i32, %sb: i32, %row0: i32, %col0: i32) {
+tile.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64},
+                  %b: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                  %N: i32, %K: i32, %sa: i32 {tile.divisibility = 16 : i64},
+                  %sb: i32 {tile.divisibility = 16 : i64}, %row0: i32,
+                  %col0: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c32 = arith.constant 32 : i32
@@ -98,7 +101,8 @@ tile.func @matmul(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %M: i32, %N: i32,
 // CHECK-NOT: tile.make_tensor_desc
 // CHECK-NOT: tile.desc_load
 // CHECK-COUNT-4: tile.load
-tile.func @kept(%a: !tile.ptr<f16>, %M: i32, %K: i32, %sa: i32, %sk: i32,
+tile.func @kept(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                %K: i32, %sa: i32 {tile.divisibility = 16 : i64}, %sk: i32,
                 %out: !tile.ptr<f32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -158,7 +162,8 @@ tile.func @kept(%a: !tile.ptr<f16>, %M: i32, %K: i32, %sa: i32, %sk: i32,
 // CHECK-LABEL: tile.func @wide_offset
 // CHECK-NOT: tile.desc_load
 // CHECK: tile.load
-tile.func @wide_offset(%a: !tile.ptr<f16>, %M: i32, %sa: i32, %k: i64) {
+tile.func @wide_offset(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                       %sa: i32 {tile.divisibility = 16 : i64}, %k: i64) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
@@ -196,7 +201,7 @@ tile.func @wide_offset(%a: !tile.ptr<f16>, %M: i32, %sa: i32, %k: i64) {
 // (pid % n has pid's sign, times 64), columns from the induction variable
 // of a loop from 0. A start the loop computes from an argument, which may
 // be negative (kb * %step), cannot be tested before the loop: that load
-// stays.
+// stays. (A row stride of 8 halves is 16 bytes, as a tensor map needs.)
 // CHECK-LABEL: tile.func @signs
 // CHECK-NOT: scf.if
 // CHECK: %[[D:.*]] = tile.make_tensor_desc %arg0
@@ -205,7 +210,68 @@ tile.func @wide_offset(%a: !tile.ptr<f16>, %M: i32, %sa: i32, %k: i64) {
 // CHECK: tile.desc_load %[[D]][%{{.*}}, %[[K0]]]
 // CHECK: tile.load
 // CHECK-NOT: scf.if
-tile.func @signs(%a: !tile.ptr<f16>, %M: i32, %K: i32, %sa: i32, %n: i32,
+tile.func @signs(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                 %K: i32, %sa: i32 {tile.divisibility = 8 : i64}, %n: i32,
+                 %step: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id x : i32
+  %pm = arith.remsi %pid, %n : i32
+  %row0 = arith.muli %pm, %c64 : i32
+  %r64 = tile.range 0, 64 : tensor<64xi32>
+  %r32 = tile.range 0, 32 : tensor<32xi32>
+  %row0s = tile.splat %row0 : i32 -> tensor<64xi32>
+  %rm = arith.addi %r64, %row0s : tensor<64xi32>
+  %rm1 = tile.expand_dims %rm axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %am = tile.broadcast %rm1 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk0 = tile.expand_dims %r32 axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %ak = tile.broadcast %rk0 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %sat = tile.splat %sa : i32 -> tensor<64x32xi32>
+  %arows = arith.muli %am, %sat : tensor<64x32xi32>
+  %aoff = arith.addi %arows, %ak : tensor<64x32xi32>
+  %Ma = tile.splat %M : i32 -> tensor<64x32xi32>
+  %row_ok = arith.cmpi slt, %am, %Ma : tensor<64x32xi32>
+  %za = arith.constant dense<0.0> : tensor<64x32xf16>
+  %b = arith.constant dense<1.0> : tensor<32x64xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %nk = arith.ceildivsi %K, %c32 : i32
+  %acc = scf.for %kb = %c0 to %nk step %c1 iter_args(%acc_i = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %k0 = arith.muli %kb, %c32 : i32
+    %kleft = arith.subi %K, %k0 : i32
+    %kla = tile.splat %kleft : i32 -> tensor<64x32xi32>
+    %k_ok = arith.cmpi slt, %ak, %kla : tensor<64x32xi32>
+    %mask = arith.andi %row_ok, %k_ok : tensor<64x32xi1>
+    %ak_ptr = tile.addptr %a, %k0 : !tile.ptr<f16>, i32
+    %abase = tile.splat %ak_ptr : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+    %aptrs = tile.addptr %abase, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x1 = tile.load %aptrs, %mask, %za : tensor<64x32x!tile.ptr<f16>>
+    %k1 = arith.muli %kb, %step : i32
+    %kleft1 = arith.subi %K, %k1 : i32
+    %kla1 = tile.splat %kleft1 : i32 -> tensor<64x32xi32>
+    %k_ok1 = arith.cmpi slt, %ak, %kla1 : tensor<64x32xi32>
+    %mask1 = arith.andi %row_ok, %k_ok1 : tensor<64x32xi1>
+    %ak_ptr1 = tile.addptr %a, %k1 : !tile.ptr<f16>, i32
+    %abase1 = tile.splat %ak_ptr1 : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+    %aptrs1 = tile.addptr %abase1, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x2 = tile.load %aptrs1, %mask1, %za : tensor<64x32x!tile.ptr<f16>>
+    %d1 = tile.dot %x1, %b, %acc_i : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    %d2 = tile.dot %x2, %b, %d1 : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d2 : tensor<64x64xf32>
+  }
+  tile.return
+}
+
+// -----
+
+// A base pointer not known to be 16-byte aligned (a tensor map's base must
+// be) keeps both loads.
+// CHECK-LABEL: tile.func @unaligned
+// CHECK-NOT: tile.desc_load
+// CHECK-COUNT-2: tile.load
+tile.func @unaligned(%a: !tile.ptr<f16> {tile.divisibility = 8 : i64}, %M: i32,
+                 %K: i32, %sa: i32 {tile.divisibility = 8 : i64}, %n: i32,
                  %step: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

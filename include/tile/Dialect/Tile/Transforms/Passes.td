@@ -63,7 +63,12 @@ def TileLoadsToDescs : Pass<"tile-loads-to-descs", "ModuleOp"> {
       dimension's coordinate and the bound an argument or a constant, or
       the index is the range alone and the bound `X - offset` for the
       offset the pointers add along that dimension (Triton's `k < K - k0`);
-    - `other` is 0.
+    - `other` is 0;
+    - its base pointer and outer stride are known to be multiples of 16
+      bytes, as a tensor map's must be (constants, or the
+      `tile.divisibility` the runtime specializes a launch's arguments
+      with): a launch that is not keeps its pointer loads rather than fail
+      to make a descriptor it did not ask for.
 
     The descriptor (`[bound 0, bound 1]`, `[outer stride, 1]`) is made
     before the loop, and the load becomes a `tile.desc_load` at the
