@@ -18,7 +18,10 @@ configuration:
           bench/tune_sweep.py: its variant and fitted parameters, one wave).
 
   python3 bench/model_eval.py EXHAUST.jsonl[.xz]... [--untuned UNTUNED.jsonl]
-                              [--tool PATH]
+                              [--tool PATH] [--memory KHZ:BITS]
+
+An interleaved sweep's jsonl (bench/issue27_interleaved.py) serves as well:
+the configurations each shape's tune timed stand for its space.
 
 A configuration measured but not modeled (a kernel's parameters changed
 since the run) is left out of both sides; the older cluster kernel, which
@@ -125,6 +128,9 @@ class Rank:
         return resident > o_resident
 
 
+MEMORY = []  # --memory=KHZ:BITS for tile-runner-test model, where given
+
+
 def estimates(tool, dtype, m, n):
     """The model's estimate of each configuration, in microseconds
     (infinite where it spills), by label."""
@@ -133,7 +139,7 @@ def estimates(tool, dtype, m, n):
     spec = "%s[%dx%d]" % (dtype, m, n)
     command = [tool, "model", files, "-D", "DTYPE=" + dtype,
                "--grid", "persistent:%d" % m, spec + "=zeros", spec + "=zeros",
-               "i32=%d" % n, "i32=%d" % n, "i32=%d" % m, "i32=%d" % n]
+               "i32=%d" % n, "i32=%d" % n, "i32=%d" % m, "i32=%d" % n] + MEMORY
     out = subprocess.run(command, capture_output=True, text=True,
                          check=True).stdout
     result = {}
@@ -215,13 +221,20 @@ def main():
     parser.add_argument("--untuned", default=None)
     parser.add_argument("--tool", default=os.path.join(
         ROOT, "build", "bin", "tile-runner-test"))
+    parser.add_argument("--memory", default=None, metavar="KHZ:BITS",
+                        help="model a GPU whose memory runs at KHZ over BITS "
+                        "(GpuModel::fromDevice; the H200: 3201000:6016), "
+                        "not the H100")
     args = parser.parse_args()
+    if args.memory:
+        MEMORY.append("--memory=" + args.memory)
     fitted = fitted_labels(args.untuned) if args.untuned else {}
     print("| dtype | M x N | configurations | fitted | model | "
           + " | ".join("top %d" % k for k in TOPS) + " | model's choice |")
     print("| --- | --- | ---: | ---: | ---: | " + " | ".join("---:" for _ in TOPS)
           + " | --- |")
     worst = {"fitted": [], "model": [], **{k: [] for k in TOPS}}
+    untimed = []
     for path in args.results:
         for record in records(path):
             dtype, m, n = record["dtype"], record["M"], record["N"]
@@ -236,6 +249,12 @@ def main():
                 continue
             best = min(ms for _, _, ms in joined)
             joined.sort(key=lambda row: (row[0], row[1]))  # estimate, rank, label
+            # Where only some configurations were timed (a tune's table), the
+            # model's first of all may be none of them: "model" is then its
+            # first among those timed, and the shape is counted.
+            first = min(model, key=lambda label: (model[label], label))
+            if first != joined[0][1]:
+                untimed.append("%s %dx%d: %s" % (dtype, m, n, first))
             ratios = {"model": joined[0][2] / best}
             label = fitted.get((dtype, m, n))
             times = {modeled: ms for _, modeled, ms in joined}
@@ -260,6 +279,11 @@ def main():
               "fastest at %d of %d shapes" % (
                   key if isinstance(key, str) else "top %d" % key,
                   max(values), geo, within, len(values)))
+    if untimed:
+        print("the model's first choice was not timed at %d shapes "
+              "(\"model\" is its first among those timed there):" % len(untimed))
+        for line in untimed:
+            print("  " + line)
     return 0
 
 

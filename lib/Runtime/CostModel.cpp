@@ -42,8 +42,15 @@ GpuModel GpuModel::fromDevice(const CudaDeviceInfo &info) {
     gpu.maxThreadsPerMultiprocessor =
         info.computeCapabilityMinor == 0 ? 2048 : 1536;
   }
+  if (info.memoryClockKHz > 0 && info.memoryBusWidthBits > 0)
+    gpu.bandwidth = kCopyEfficiency * 2 * (info.memoryClockKHz * 1e3) *
+                    info.memoryBusWidthBits / 8;
   if (info.multiprocessorCount > 0)
     gpu.multiprocessors = info.multiprocessorCount;
+  GpuModel h100 = GpuModel::h100();
+  gpu.bytesInFlightPerSM = kBytesInFlightPerSM *
+                           (gpu.bandwidth / gpu.multiprocessors) /
+                           (h100.bandwidth / h100.multiprocessors);
   if (info.registersPerMultiprocessor > 0)
     gpu.registersPerMultiprocessor = info.registersPerMultiprocessor;
   if (info.sharedMemoryPerMultiprocessor > 0)
@@ -359,7 +366,7 @@ mlir::tile::estimateLaunch(const KernelSource &source,
   double rounds = std::ceil(programs / slots);
 
   double inFlight = concurrent / activeSMs * program.bytesInFlight;
-  double efficiency = std::min(1.0, inFlight / kBytesInFlightPerSM);
+  double efficiency = std::min(1.0, inFlight / gpu.bytesInFlightPerSM);
   double bandwidth =
       std::min(gpu.bandwidth, activeSMs * kSMShare * gpu.bandwidth / sms);
   double bytes = (program.bytesLoaded + program.bytesStored) * programs;

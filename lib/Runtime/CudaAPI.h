@@ -91,6 +91,8 @@ using CUtensorMapFloatOOBfill = int;
   X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 7)                                     \
   X(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 10)                                         \
   X(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 16)                              \
+  X(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 36)                                 \
+  X(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 37)                           \
   X(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 38)                                     \
   X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 75)                          \
   X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 76)                          \

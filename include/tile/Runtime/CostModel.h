@@ -69,6 +69,18 @@ namespace mlir::tile {
 
 struct CudaDeviceInfo;
 
+/// The bytes an SM must have in flight to draw its share of the H100's
+/// bandwidth (Little's law: about a microsecond of latency at 22 GB/s per
+/// SM, doubled for the time a program spends computing between its loads).
+inline constexpr double kBytesInFlightPerSM = 64 * 1024;
+/// What a copy kernel reaches of the memory's peak bandwidth: the H100
+/// 80GB HBM3's 2.95 TB/s of 3.35 (5120 bits at 2619 MHz), so that the
+/// H100's model is the same whether the driver's figures or the defaults
+/// make it. The H200 (6016 bits at 3201 MHz: 4.81 TB/s,
+/// bench/results/2026-11-29-h200-run64-device-attributes.log) copies at
+/// 4.1-4.2 TB/s, 0.86-0.87 of its peak; the model takes 4.24.
+inline constexpr double kCopyEfficiency = 2.95e12 / (2 * 2619e6 * 5120 / 8);
+
 /// What the model knows of a GPU.
 struct GpuModel {
   int multiprocessors = 132;
@@ -76,8 +88,10 @@ struct GpuModel {
   int maxThreadsPerMultiprocessor = 2048;
   int maxBlocksPerMultiprocessor = 32;
   int64_t sharedMemoryPerMultiprocessor = 228 * 1024;
-  /// What a copy kernel reaches, in bytes per second.
+  /// What a copy kernel reaches, in bytes per second, and the bytes an SM
+  /// must have in flight to draw its share of it.
   double bandwidth = 2.95e12;
+  double bytesInFlightPerSM = kBytesInFlightPerSM;
   /// The SM clock, in Hz, and the dense f16 FLOPs per SM per clock of
   /// mma.sync.
   double clock = 1.755e9;
@@ -95,21 +109,22 @@ struct GpuModel {
 
   /// The H100 80GB HBM3 (sm_90), as measured: the default.
   static GpuModel h100();
-  /// The GPU `info` describes: its SMs and limits from the driver, its
-  /// bandwidth and clock by chip (sm_90: the H100's; sm_80: the A100's).
+  /// The GPU `info` describes: its SMs and limits from the driver; its
+  /// bandwidth kCopyEfficiency times the memory's peak (the H100's where
+  /// the driver does not say), and the bytes in flight that draw it scaled
+  /// from the H100's by the bandwidth per SM (Little's law, the latency
+  /// taken as the H100's); its clock by chip (sm_90: the H100's; sm_80: the
+  /// A100's).
   static GpuModel fromDevice(const CudaDeviceInfo &info);
 };
 
-/// The model's constants (their origin: docs/tuning.md). The bytes an SM
-/// must have in flight to draw its share of the bandwidth (Little's law:
-/// about a microsecond of latency at 22 GB/s per SM, doubled for the time a
-/// program spends computing between its loads); the critical path of one
+/// The model's constants (their origin: docs/tuning.md). The critical path
+/// of one
 /// dependent step (a load, reductions across warps, a store); a launch's
 /// fixed cost as CUDA events see it; instructions per element of each tile
 /// operation (address and predicate arithmetic included); the price of a
 /// cluster reduction per program of the cluster (a message to each peer
 /// through distributed shared memory and a barrier).
-inline constexpr double kBytesInFlightPerSM = 64 * 1024;
 inline constexpr double kStepSeconds = 1.5e-6;
 inline constexpr double kLaunchSeconds = 5e-6;
 inline constexpr double kInstructionsPerElement = 2.5;

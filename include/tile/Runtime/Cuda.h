@@ -76,6 +76,11 @@ struct CudaDeviceInfo {
   int64_t sharedMemoryPerMultiprocessor = 0;
   int64_t l2CacheBytes = 0;
   int64_t totalMemoryBytes = 0;
+  /// The memory's peak clock in kHz and its bus width in bits: its peak
+  /// bandwidth is 2 x clock x width / 8 bytes a second (the cost model's
+  /// bandwidth, GpuModel::fromDevice). 0 where the driver does not say.
+  int memoryClockKHz = 0;
+  int memoryBusWidthBits = 0;
   /// The driver's CUDA version, such as 13000 for 13.0.
   int driverVersion = 0;
 

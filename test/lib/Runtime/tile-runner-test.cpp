@@ -15,6 +15,7 @@
 //   tile-runner-test choose FILE[,FILE...] [-DNAME=VALUE]... --grid G
 //                    [--ptxas=PATH] SPEC...
 //   tile-runner-test model FILE[,FILE...] [-DNAME=VALUE]... --grid G [--raw]
+//                          [--memory=KHZ:BITS]
 //                    SPEC...
 //
 // A C++ program that uses the runtime library the way tile-run does, and the
@@ -73,6 +74,7 @@
 
 #include "tile/Runtime/Check.h"
 #include "tile/Runtime/CostModel.h"
+#include "tile/Runtime/Cuda.h"
 #include "tile/Runtime/KernelRunner.h"
 #include "tile/Runtime/LaunchConfig.h"
 #include "tile/Runtime/Tuner.h"
@@ -114,6 +116,9 @@ struct Command {
   std::string chip = "sm_90";
   std::vector<std::string> specs;
   std::string device, choice, time, waves, ptxas, vary, checkSeconds, corrupt;
+  /// model: a GPU of 132 SMs whose memory runs at KHZ over BITS
+  /// (GpuModel::fromDevice), not the H100's figures.
+  std::string memory;
   bool databases = false;
   bool raw = false;
 };
@@ -150,6 +155,8 @@ static Command parseCommand(int argc, char **argv) {
       command.raw = true;
     else if (arg.consume_front("--check-seconds="))
       command.checkSeconds = arg.str();
+    else if (arg.consume_front("--memory="))
+      command.memory = arg.str();
     else if (arg.consume_front("--corrupt="))
       command.corrupt = arg.str();
     else
@@ -386,6 +393,19 @@ static int model(const Command &command) {
   };
   std::vector<Row> rows;
   GpuModel gpu = GpuModel::h100();
+  if (!command.memory.empty()) {
+    CudaDeviceInfo info;
+    info.multiprocessorCount = gpu.multiprocessors;
+    auto [clock, width] = llvm::StringRef(command.memory).split(':');
+    if (!llvm::to_integer(clock, info.memoryClockKHz) ||
+        !llvm::to_integer(width, info.memoryBusWidthBits))
+      return fail(llvm::createStringError("--memory is KHZ:BITS, not '" +
+                                          command.memory + "'"));
+    gpu = GpuModel::fromDevice(info);
+    llvm::outs() << llvm::formatv("gpu: {0:e} bytes/s, {1:f0} bytes in "
+                                  "flight per SM\n",
+                                  gpu.bandwidth, gpu.bytesInFlightPerSM);
+  }
   for (llvm::StringRef file : files) {
     Command one = command;
     one.file = file.str();
