@@ -46,9 +46,10 @@
 #             under three timing conditions)
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
 #             Triton with MATMUL_TRITON=1, each configuration also with
-#             --tma with MATMUL_TMA=1) at $MATMUL_SIZES with
-#             $MATMUL_CONFIGS (and an older tile-run, NAME=PATH, timed
-#             beside it on each with MATMUL_BASELINE)
+#             --tma with MATMUL_TMA=1) at $MATMUL_SIZES (issue26:
+#             issue 26's sweep) with $MATMUL_CONFIGS (and an older
+#             tile-run, NAME=PATH, timed beside it on each with
+#             MATMUL_BASELINE)
 #   queued    bench/queued_vs_persistent.py (softmax_cluster, clusters of
 #             16: the persistent grid against one cluster per row) at
 #             $QUEUED_SHAPES / $QUEUED_DTYPES
@@ -136,6 +137,9 @@ for step in "$@"; do
       ${QUEUED_DTYPES:+--dtypes $QUEUED_DTYPES} ${QUEUED_SHAPES:+--shapes $QUEUED_SHAPES} > $o/queued.log 2>&1
     echo "queued rc=$?" ;;
   matmul)
+    # MATMUL_SIZES=issue26: issue 26's sweep (square 1024 to 16384, skinny
+    # K = 1024, 16384 x 4096 x 4096); bench/matmul_report.py tabulates it.
+    [ "${MATMUL_SIZES:-}" = issue26 ] && MATMUL_SIZES="1024,1024,1024 2048,2048,2048 4096,4096,4096 8192,8192,8192 16384,16384,16384 4096,4096,1024 8192,8192,1024 16384,16384,1024 16384,4096,4096"
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
     chmod +x /tmp/tile-gpu/bin/tile-run

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A table of bench/matmul_bench.py logs: per dtype and M x N x K, torch.matmul's
+TFLOPS, Triton's best and tile's best (with and without --tma), each as a
+ratio to torch.matmul measured in the same run; with --plot PNG (where
+matplotlib is installed, as on the GPU machine), TFLOPS against the size.
+
+  python3 bench/matmul_report.py LOG... [--plot matmul.png]
+
+Every ratio is the log's own (the bench times torch.matmul beside each shape,
+L2 flushed as for tile); nothing is measured here.
+"""
+
+import argparse
+import re
+import sys
+
+SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.matmul ([0-9.]+) ms, ([0-9.]+) TFLOPS")
+TRITON = re.compile(r"^  triton \(best: ([^)]*)\): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
+TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
+
+
+def parse(paths):
+    """{(dtype, m, n, k): {"torch": tflops, "triton": (tflops, ratio, cfg),
+    "tile": (...), "tile+tma": (...)}}, the best of each kind."""
+    shapes = {}
+    for path in paths:
+        current = None
+        with open(path) as lines:
+            for line in lines:
+                shape = SHAPE.match(line)
+                if shape:
+                    key = (shape.group(1), int(shape.group(2)),
+                           int(shape.group(3)), int(shape.group(4)))
+                    current = shapes.setdefault(key, {})
+                    current["torch"] = float(shape.group(6))
+                    continue
+                if current is None:
+                    continue
+                triton = TRITON.match(line)
+                if triton:
+                    current["triton"] = (float(triton.group(3)),
+                                         float(triton.group(4)), triton.group(1))
+                    continue
+                tile = TILE.match(line)
+                if tile:
+                    kind = tile.group(1)
+                    entry = (float(tile.group(4)), float(tile.group(5)),
+                             tile.group(2))
+                    if kind not in current or entry[0] > current[kind][0]:
+                        current[kind] = entry
+    return shapes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("logs", nargs="+")
+    parser.add_argument("--plot", default=None)
+    args = parser.parse_args()
+    shapes = parse(args.logs)
+    if not shapes:
+        print("no matmul_bench results in " + ", ".join(args.logs))
+        return 1
+
+    def cell(entry):
+        return "%.1f (%.3f)" % entry[:2] if entry else "-"
+
+    print("| dtype | M x N x K | torch TFLOPS | Triton best | tile best | "
+          "tile+tma best | tile+tma's configuration |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    for (dtype, m, n, k), row in sorted(shapes.items()):
+        tma = row.get("tile+tma")
+        print("| %s | %d x %d x %d | %.1f | %s | %s | %s | %s |" % (
+            dtype, m, n, k, row["torch"], cell(row.get("triton")),
+            cell(row.get("tile")), cell(tma), tma[2] if tma else "-"))
+    print()
+    print("(TFLOPS, and in parentheses the ratio to torch.matmul in the "
+          "same run; the best of the configurations each log timed.)")
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+        for axis, dtype in zip(axes, ("f16", "bf16")):
+            rows = sorted((key, row) for key, row in shapes.items()
+                          if key[0] == dtype)
+            labels = ["%dx%dx%d" % key[1:] for key, _ in rows]
+            for kind, style in (("torch", "k-o"), ("triton", "b-s"),
+                                ("tile", "g--^"), ("tile+tma", "r-^")):
+                values = [row[kind] if kind == "torch" else
+                          (row[kind][0] if kind in row else float("nan"))
+                          for _, row in rows]
+                axis.plot(labels, values, style, label=kind)
+            axis.set_title(dtype)
+            axis.set_ylabel("TFLOPS")
+            axis.tick_params(axis="x", rotation=60)
+            axis.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
