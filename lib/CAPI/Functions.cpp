@@ -8,6 +8,8 @@
 
 #include "Internal.h"
 
+#include "tile/Runtime/TensorMapRecipe.h"
+
 #include "tile/Runtime/Check.h"
 
 #include <cstring>
@@ -150,10 +152,33 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
   for (size_t i = 0; i < numValues; ++i)
     params[i] = &slots[i];
   CudaContextScope scope(*function->cudaDevice);
-  if (llvm::Error err =
-          launchKernel(*function->cudaDevice, function->loaded->function,
-                       {grid[0], grid[1], grid[2]}, function->blockSize,
-                       llvm::ArrayRef<void *>(params, numValues), stream))
+  llvm::ArrayRef<void *> paramRefs(params, numValues);
+  llvm::Error err = launchKernel(
+      *function->cudaDevice, function->loaded->function,
+      {grid[0], grid[1], grid[2]}, function->blockSize, paramRefs, stream);
+  // Tensor maps the compiler chose (tile-loads-to-descs) that this launch's
+  // arguments cannot make: the kernel compiled without them (once, kept).
+  if (err && function->compileOptions.tma &&
+      !hasOwnTensorDescs(*function->source))
+    err = llvm::handleErrors(
+        std::move(err), [&](const TensorMapError &) -> llvm::Error {
+          std::lock_guard<std::mutex> lock(function->withoutTmaMutex);
+          if (!function->withoutTma) {
+            CompileOptions options = function->compileOptions;
+            options.tma = false;
+            llvm::Expected<LoadedKernel> loaded = loadKernel(
+                *function->source, *function->cudaDevice,
+                function->specializationFacts, options, function->numParams);
+            if (!loaded)
+              return loaded.takeError();
+            function->withoutTma = std::move(*loaded);
+          }
+          return launchKernel(
+              *function->cudaDevice, function->withoutTma->function,
+              {grid[0], grid[1], grid[2]}, function->withoutTma->getBlockSize(),
+              paramRefs, stream);
+        });
+  if (err)
     return fail(TILE_ERROR_CUDA, llvm::toString(std::move(err)));
   return succeed();
 }

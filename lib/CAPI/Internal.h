@@ -193,6 +193,13 @@ struct tile_function {
   mlir::tile::CudaDevice *cudaDevice = nullptr;
   std::optional<mlir::tile::LoadedKernel> loaded;
   unsigned blockSize = 0;
+  /// What `loaded` was compiled with, and the kernel compiled without TMA
+  /// (made by the first launch whose tensor maps, the compiler's own,
+  /// cannot be made: KernelLoader.h, hasOwnTensorDescs).
+  mlir::tile::KernelSpecialization specializationFacts;
+  mlir::tile::CompileOptions compileOptions;
+  mutable std::mutex withoutTmaMutex;
+  mutable std::optional<mlir::tile::LoadedKernel> withoutTma;
   /// The chosen configuration's waves (GridSpec::waves: a tuned choice's or
   /// the cost model's), which its persistent grids launch; unset: one.
   std::optional<int64_t> waves;
@@ -204,6 +211,7 @@ struct tile_function {
     if (cudaDevice) {
       mlir::tile::CudaContextScope scope(*cudaDevice);
       loaded.reset();
+      withoutTma.reset();
     }
   }
 };

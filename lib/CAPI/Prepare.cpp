@@ -371,6 +371,8 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
                            loaded->function.localBytes)
           << "\n";
     function->loaded = std::move(*loaded);
+    function->specializationFacts = *specialization;
+    function->compileOptions = tuning.run.compile;
   } else {
     auto existing = kernel.functions.find(identity);
     if (existing != kernel.functions.end()) {

@@ -605,15 +605,17 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
           recipe, params, function.name, info.computeCapabilityMajor,
           info.computeCapabilityMinor);
       if (!spec)
-        return llvm::createStringError("cannot launch " + kernel() + ": " +
-                                       llvm::toString(spec.takeError()));
+        return llvm::make_error<TensorMapError>(
+            "cannot launch " + kernel() + ": " +
+            llvm::toString(spec.takeError()));
       llvm::Expected<TensorMap> map =
           device.getTensorMapCache().get(*spec, [&](const TensorMapSpec &spec) {
             return encodeTensorMap(device, spec);
           });
       if (!map)
-        return llvm::createStringError("cannot launch " + kernel() + ": " +
-                                       llvm::toString(map.takeError()));
+        return llvm::make_error<TensorMapError>(
+            "cannot launch " + kernel() + ": " +
+            llvm::toString(map.takeError()));
       maps.push_back(*map);
     }
     withMaps.assign(params.begin(), params.end());

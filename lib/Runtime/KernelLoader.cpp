@@ -15,6 +15,12 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+bool mlir::tile::hasOwnTensorDescs(const KernelSource &source) {
+  return source.getKernel()
+      .walk([](MakeTensorDescOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 std::string mlir::tile::describeSpill(const KernelSource &source,
                                       unsigned numWarps, int localBytes) {
   FuncOp kernel = source.getKernel();

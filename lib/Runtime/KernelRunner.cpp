@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/KernelRunner.h"
+#include "tile/Runtime/TensorMapRecipe.h"
 
 #include "tile/HostData/Npy.h"
 #include "tile/Interpreter/Interpreter.h"
@@ -304,10 +305,24 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
                 formatBytes(state.deviceArgs->getBufferBytes()));
   }
   start = Clock::now();
-  if (llvm::Error err =
-          launchKernel(*state.device, function, state.launchGrid,
-                       state.blockSize, state.activeArgs->getParams()))
-    return std::move(err);
+  llvm::Error launched =
+      launchKernel(*state.device, function, state.launchGrid, state.blockSize,
+                   state.activeArgs->getParams());
+  // Tensor maps the compiler chose (tile-loads-to-descs) that this launch's
+  // arguments cannot make: the kernel compiled without them, once.
+  if (launched && options.compile.tma && !hasOwnTensorDescs(source))
+    launched = llvm::handleErrors(
+        std::move(launched), [&](const TensorMapError &why) -> llvm::Error {
+          llvm::WithColor::note(source.getDiagnosticStream(), "tile-run")
+              << why.message() << "; running it compiled without TMA\n";
+          options.compile.tma = false;
+          if (llvm::Error err = load(args))
+            return err;
+          return launchKernel(*state.device, *state.function, state.launchGrid,
+                              state.blockSize, state.activeArgs->getParams());
+        });
+  if (launched)
+    return launched;
   if (llvm::Error err = state.device->synchronize()) {
     std::string message =
         "@" + source.getKernelName().str() +

@@ -173,3 +173,5 @@ mlir::tile::getTensorMapSpec(const TensorMapRecipe &recipe,
     return std::move(err);
   return spec;
 }
+
+char TensorMapError::ID = 0;

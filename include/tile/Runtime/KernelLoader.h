@@ -48,6 +48,13 @@ loadKernel(const KernelSource &source, CudaDevice &device,
            const KernelSpecialization &specialization, CompileOptions options,
            size_t numArgs, Timings *timings = nullptr);
 
+/// Whether `source`'s kernel makes tensor descriptors of its own
+/// (tile.make_tensor_desc). Where it does not, any tensor map its binary
+/// takes is the compiler's (tile-loads-to-descs, with CompileOptions::tma):
+/// a launch whose maps cannot be made (TensorMapError) runs the kernel
+/// compiled without `tma` instead.
+bool hasOwnTensorDescs(const KernelSource &source);
+
 /// Why `kernel` (of `source`), run with `numWarps` warps, spills
 /// `localBytes` of local memory per thread: its largest tile's registers per
 /// thread and the meta-parameters that set them. One sentence, no newline.

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace mlir::tile {
@@ -53,6 +54,24 @@ llvm::Expected<TensorMapSpec> getTensorMapSpec(const TensorMapRecipe &recipe,
                                                llvm::ArrayRef<void *> params,
                                                llvm::StringRef kernel,
                                                int major, int minor);
+
+/// Why a launch's tensor maps cannot be made (launchKernel): its arguments
+/// break TMA's rules (a size of 0, a row stride under the row). No launch
+/// was made. A kernel whose maps are the compiler's own
+/// (tile-loads-to-descs, not a tile.make_tensor_desc of the kernel's) runs
+/// compiled without TMA instead (KernelRunner, the C API's launches).
+class TensorMapError : public llvm::ErrorInfo<TensorMapError> {
+public:
+  static char ID;
+  explicit TensorMapError(std::string why) : why(std::move(why)) {}
+  void log(llvm::raw_ostream &os) const override { os << why; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string why;
+};
 
 } // namespace mlir::tile
 
