@@ -166,7 +166,10 @@ def load(path, *variants, **kwargs):
     stored choice; "auto": tune a launch that has no stored choice),
     tuning_databases= (False: look up choices in the tuning cache only,
     not in the tuning databases), tma= (True: on an sm_90a GPU, copy the
-    descriptor loads that feed wgmma dots with TMA), num_warps= (for kernels
+    descriptor loads that feed wgmma dots with TMA, and the loads of dot
+    operands the compiler proves to be boxes; a launch whose tensor maps
+    cannot be made runs the kernel compiled without TMA, where the kernel
+    made no descriptor itself), num_warps= (for kernels
     without tile.num_warps), device= (the GPU of launches with no CUDA
     tensor), cache_dir= (the compile and tuning caches), verbose= (print the
     library's notes, such as the meta-parameters chosen, to stderr),

@@ -99,7 +99,9 @@ static cl::opt<std::string>
 static cl::opt<bool> tmaOption(
     "tma",
     cl::desc("On sm_90a, copy the tiles of descriptor loads that feed a dot "
-             "with TMA (the launch makes the tensor maps)"),
+             "with TMA, and of loads of dot operands proven to be boxes (the "
+             "launch makes the tensor maps; one that cannot runs the kernel "
+             "compiled without TMA, where the kernel made no descriptor)"),
     cl::cat(cudaCategory));
 static cl::opt<bool>
     checkOption("check",
