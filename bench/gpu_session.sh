@@ -61,7 +61,12 @@ mkdir -p $o /tmp/lib
 export PYTHONUNBUFFERED=1
 python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/lib/libtile-c.so.xz'),open('/tmp/lib/libtile-c.so','wb'))"
 export TILE_LIBRARY=/tmp/lib/libtile-c.so PYTHONPATH=dist/tile-gpu/src/python
-nvidia-smi > $o/env.log 2>&1; python3 -c "import torch,triton;print(torch.__version__,triton.__version__)" >> $o/env.log 2>&1
+nvidia-smi > $o/env.log 2>&1
+# The memory's clock and bus width, which the cost model reads
+# (GpuModel::fromDevice; the H100's figures assume 2619 MHz over 5120 bits).
+nvidia-smi --query-gpu=name,clocks.max.mem,memory.total --format=csv >> $o/env.log 2>&1
+python3 -c "import torch; p = torch.cuda.get_device_properties(0); print('memory_clock_rate', p.memory_clock_rate, 'memory_bus_width', p.memory_bus_width)" >> $o/env.log 2>&1
+python3 -c "import torch,triton;print(torch.__version__,triton.__version__)" >> $o/env.log 2>&1
 # What the steps have written so far, packed every 20 s into
 # $OUT/partial.tar.xz: a call cut off by its time limit (or the device
 # budget) still brings back the records made before (run 35 lost a whole
