@@ -161,7 +161,10 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
   if (err && function->compileOptions.tma &&
       !hasOwnTensorDescs(*function->source))
     err = llvm::handleErrors(
-        std::move(err), [&](const TensorMapError &) -> llvm::Error {
+        std::move(err), [&](const TensorMapError &why) -> llvm::Error {
+          // The compile writes to the kernel's diagnostics, which its calls
+          // read under its lock.
+          std::lock_guard<std::mutex> kernelLock(function->kernel->mutex);
           std::lock_guard<std::mutex> lock(function->withoutTmaMutex);
           if (!function->withoutTma) {
             CompileOptions options = function->compileOptions;
@@ -170,7 +173,9 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
                 *function->source, *function->cudaDevice,
                 function->specializationFacts, options, function->numParams);
             if (!loaded)
-              return loaded.takeError();
+              return llvm::joinErrors(
+                  llvm::make_error<TensorMapError>(why.message()),
+                  loaded.takeError());
             function->withoutTma = std::move(*loaded);
           }
           return launchKernel(

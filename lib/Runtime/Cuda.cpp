@@ -201,11 +201,11 @@ llvm::Expected<std::unique_ptr<CudaDevice>> CudaDevice::open(int ordinal) {
                   info.sharedMemoryPerMultiprocessor),
               get(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, info.l2CacheBytes))))
     return std::move(err);
-  if (llvm::Error err = llvm::joinErrors(
-          get(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, info.memoryClockKHz),
-          get(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
-              info.memoryBusWidthBits)))
-    return std::move(err);
+  // Only the cost model's: a driver that does not say leaves them 0.
+  llvm::consumeError(llvm::joinErrors(
+      get(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, info.memoryClockKHz),
+      get(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+          info.memoryBusWidthBits)));
   size_t total = 0;
   if (llvm::Error err = driver.check(driver.cuDeviceTotalMem(&total, handle),
                                      "cuDeviceTotalMem"))

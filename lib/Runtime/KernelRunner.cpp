@@ -310,14 +310,19 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
                    state.activeArgs->getParams());
   // Tensor maps the compiler chose (tile-loads-to-descs) that this launch's
   // arguments cannot make: the kernel compiled without them, once.
-  if (launched && options.compile.tma && !hasOwnTensorDescs(source))
+  // (Not for a binary of the caller's, which would load again as it is.)
+  if (launched && options.compile.tma && options.binaryFile.empty() &&
+      !hasOwnTensorDescs(source))
     launched = llvm::handleErrors(
         std::move(launched), [&](const TensorMapError &why) -> llvm::Error {
           llvm::WithColor::note(source.getDiagnosticStream(), "tile-run")
               << why.message() << "; running it compiled without TMA\n";
           options.compile.tma = false;
           if (llvm::Error err = load(args))
-            return err;
+            return llvm::joinErrors(
+                llvm::make_error<TensorMapError>(why.message()),
+                std::move(err));
+          result.blockSize = state.blockSize;
           return launchKernel(*state.device, *state.function, state.launchGrid,
                               state.blockSize, state.activeArgs->getParams());
         });

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -204,7 +205,10 @@ static bool isNonNegative(Value value, unsigned depth = 0) {
     return !constant.isNegative();
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+    // (A loop that compares unsigned may count past the largest signed
+    // value.)
     return loop && argument == loop.getInductionVar() &&
+           !loop.getUnsignedCmp() &&
            isNonNegative(loop.getLowerBound(), depth + 1);
   }
   auto both = [&](Operation *op) {
@@ -222,11 +226,20 @@ static bool isNonNegative(Value value, unsigned depth = 0) {
             arith::CeilDivSIOp, arith::FloorDivSIOp, arith::MinSIOp,
             arith::RemUIOp>(both)
       .Case<arith::MaxSIOp, arith::AndIOp>(either)
-      .Case<arith::RemSIOp, arith::ExtSIOp, arith::IndexCastOp>(
-          [&](Operation *op) {
-            // A signed remainder has its dividend's sign.
-            return isNonNegative(op->getOperand(0), depth + 1);
-          })
+      .Case<arith::RemSIOp, arith::ExtSIOp>([&](Operation *op) {
+        // A signed remainder has its dividend's sign.
+        return isNonNegative(op->getOperand(0), depth + 1);
+      })
+      .Case<arith::IndexCastOp>([&](arith::IndexCastOp cast) {
+        // A cast to fewer bits may wrap: only a widening one keeps the sign.
+        unsigned from = cast.getIn().getType().isIndex()
+                            ? 64
+                            : cast.getIn().getType().getIntOrFloatBitWidth();
+        unsigned to = cast.getType().isIndex()
+                          ? 64
+                          : cast.getType().getIntOrFloatBitWidth();
+        return to >= from && isNonNegative(cast.getIn(), depth + 1);
+      })
       .Case<arith::SelectOp>([&](arith::SelectOp select) {
         return isNonNegative(select.getTrueValue(), depth + 1) &&
                isNonNegative(select.getFalseValue(), depth + 1);
@@ -329,11 +342,18 @@ static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
     return std::nullopt;
   // A start the loop computes must be proven not negative; one made before
   // it may be tested there instead.
+  // Not where the versions could differ between a cluster's programs (their
+  // cluster exchanges would not meet), nor in a loop inside another loop
+  // (the two versions' shared memory would add up: each block reaches the
+  // other through the outer loop).
+  bool mayVersion =
+      TileDialect::getClusterSize(load->getParentOfType<FuncOp>()) <= 1 &&
+      !loop->getParentOfType<LoopLikeOpInterface>();
   for (SmallVector<Value> &terms : rewrite.start)
     for (Value term : terms) {
       if (isNonNegative(term))
         continue;
-      if (!dominance.properlyDominates(term, loop))
+      if (!mayVersion || !dominance.properlyDominates(term, loop))
         return std::nullopt;
       rewrite.checks.push_back(term);
     }
@@ -383,8 +403,10 @@ static void versionLoop(scf::ForOp loop, ArrayRef<Value> checks,
     all = all ? arith::AndIOp::create(builder, loc, all, holds).getResult()
               : holds;
   }
+  // Blocks without terminators, whatever the loop yields (a loop that
+  // yields nothing would otherwise get its yield before it).
   auto branch = scf::IfOp::create(builder, loc, loop.getResultTypes(), all,
-                                  /*withElseRegion=*/true);
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
   loop->replaceAllUsesWith(branch.getResults());
   Block *thenBlock = &branch.getThenRegion().front();
   loop->moveBefore(thenBlock, thenBlock->end());

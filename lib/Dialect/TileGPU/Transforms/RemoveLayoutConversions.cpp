@@ -399,7 +399,10 @@ struct YieldInConvertedLayout : OpRewritePattern<scf::IfOp> {
       auto first = yields[0].getOperand(index).getDefiningOp<ConvertLayoutOp>();
       auto second =
           yields[1].getOperand(index).getDefiningOp<ConvertLayoutOp>();
-      if (!type || !first || !second ||
+      // Each the yield's own (a conversion kept for other users would
+      // add one more after the scf.if).
+      if (!type || !first || !second || first == second ||
+          !first->hasOneUse() || !second->hasOneUse() ||
           first.getSrc().getType() != second.getSrc().getType())
         continue;
       rewriter.setInsertionPointAfter(branch);
@@ -414,8 +417,7 @@ struct YieldInConvertedLayout : OpRewritePattern<scf::IfOp> {
         });
       rewriter.replaceAllUsesExcept(result, back.getResult(), back);
       for (ConvertLayoutOp convert : converts)
-        if (convert->use_empty())
-          rewriter.eraseOp(convert);
+        rewriter.eraseOp(convert);
       return success();
     }
     return failure();

@@ -322,3 +322,141 @@ tile.func @unaligned(%a: !tile.ptr<f16> {tile.divisibility = 8 : i64}, %M: i32,
   }
   tile.return
 }
+
+// -----
+
+// A loop that yields nothing, its start an argument: versioned all the
+// same (the scf.if's blocks made without terminators, so that each ends in
+// one yield after its loop, which the verifier checks).
+// CHECK-LABEL: tile.func @no_results
+// CHECK: scf.if %{{.*}} {
+// CHECK: tile.make_tensor_desc
+// CHECK: scf.for
+// CHECK: tile.desc_load
+// CHECK: tile.store
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: tile.load
+// CHECK: tile.store
+// CHECK: tile.return
+tile.func @no_results(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                      %sa: i32 {tile.divisibility = 16 : i64}, %row0: i32,
+                      %n: i32, %out: !tile.ptr<f32>, %K: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r64 = tile.range 0, 64 : tensor<64xi32>
+  %r32 = tile.range 0, 32 : tensor<32xi32>
+  %row0s = tile.splat %row0 : i32 -> tensor<64xi32>
+  %rm = arith.addi %r64, %row0s : tensor<64xi32>
+  %rm1 = tile.expand_dims %rm axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %am = tile.broadcast %rm1 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk0 = tile.expand_dims %r32 axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %ak = tile.broadcast %rk0 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %sat = tile.splat %sa : i32 -> tensor<64x32xi32>
+  %arows = arith.muli %am, %sat : tensor<64x32xi32>
+  %aoff = arith.addi %arows, %ak : tensor<64x32xi32>
+  %Ma = tile.splat %M : i32 -> tensor<64x32xi32>
+  %c32 = tile.splat %K : i32 -> tensor<64x32xi32>
+  %row_ok = arith.cmpi slt, %am, %Ma : tensor<64x32xi32>
+  %k_ok = arith.cmpi slt, %ak, %c32 : tensor<64x32xi32>
+  %mask = arith.andi %row_ok, %k_ok : tensor<64x32xi1>
+  %za = arith.constant dense<0.0> : tensor<64x32xf16>
+  %b = arith.constant dense<1.0> : tensor<32x64xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ps = tile.splat %out : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %abase = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+    %aptrs = tile.addptr %abase, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %aptrs, %mask, %za : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %x, %b, %acc0 : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    tile.store %ps, %d : tensor<64x64x!tile.ptr<f32>>
+  }
+  tile.return
+}
+
+// -----
+
+// The same in a cluster kernel (a cluster's programs could take different
+// versions, and their exchanges would not meet) and in a loop inside
+// another (the versions' shared memory would add up): the load stays.
+// CHECK-LABEL: tile.func @cluster
+// CHECK-NOT: scf.if
+// CHECK-NOT: tile.desc_load
+// CHECK: tile.load
+tile.func @cluster(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                      %sa: i32 {tile.divisibility = 16 : i64}, %row0: i32,
+                      %n: i32, %out: !tile.ptr<f32>, %K: i32) attributes {tile.cluster_size = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r64 = tile.range 0, 64 : tensor<64xi32>
+  %r32 = tile.range 0, 32 : tensor<32xi32>
+  %row0s = tile.splat %row0 : i32 -> tensor<64xi32>
+  %rm = arith.addi %r64, %row0s : tensor<64xi32>
+  %rm1 = tile.expand_dims %rm axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %am = tile.broadcast %rm1 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk0 = tile.expand_dims %r32 axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %ak = tile.broadcast %rk0 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %sat = tile.splat %sa : i32 -> tensor<64x32xi32>
+  %arows = arith.muli %am, %sat : tensor<64x32xi32>
+  %aoff = arith.addi %arows, %ak : tensor<64x32xi32>
+  %Ma = tile.splat %M : i32 -> tensor<64x32xi32>
+  %c32 = tile.splat %K : i32 -> tensor<64x32xi32>
+  %row_ok = arith.cmpi slt, %am, %Ma : tensor<64x32xi32>
+  %k_ok = arith.cmpi slt, %ak, %c32 : tensor<64x32xi32>
+  %mask = arith.andi %row_ok, %k_ok : tensor<64x32xi1>
+  %za = arith.constant dense<0.0> : tensor<64x32xf16>
+  %b = arith.constant dense<1.0> : tensor<32x64xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ps = tile.splat %out : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %abase = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+    %aptrs = tile.addptr %abase, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %aptrs, %mask, %za : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %x, %b, %acc0 : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    tile.store %ps, %d : tensor<64x64x!tile.ptr<f32>>
+  }
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.func @nested
+// CHECK-NOT: scf.if
+// CHECK-NOT: tile.desc_load
+// CHECK: tile.load
+tile.func @nested(%a: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %M: i32,
+                      %sa: i32 {tile.divisibility = 16 : i64}, %row0: i32,
+                      %n: i32, %out: !tile.ptr<f32>, %K: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r64 = tile.range 0, 64 : tensor<64xi32>
+  %r32 = tile.range 0, 32 : tensor<32xi32>
+  %row0s = tile.splat %row0 : i32 -> tensor<64xi32>
+  %rm = arith.addi %r64, %row0s : tensor<64xi32>
+  %rm1 = tile.expand_dims %rm axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %am = tile.broadcast %rm1 : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk0 = tile.expand_dims %r32 axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %ak = tile.broadcast %rk0 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %sat = tile.splat %sa : i32 -> tensor<64x32xi32>
+  %arows = arith.muli %am, %sat : tensor<64x32xi32>
+  %aoff = arith.addi %arows, %ak : tensor<64x32xi32>
+  %Ma = tile.splat %M : i32 -> tensor<64x32xi32>
+  %c32 = tile.splat %K : i32 -> tensor<64x32xi32>
+  %row_ok = arith.cmpi slt, %am, %Ma : tensor<64x32xi32>
+  %k_ok = arith.cmpi slt, %ak, %c32 : tensor<64x32xi32>
+  %mask = arith.andi %row_ok, %k_ok : tensor<64x32xi1>
+  %za = arith.constant dense<0.0> : tensor<64x32xf16>
+  %b = arith.constant dense<1.0> : tensor<32x64xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ps = tile.splat %out : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+  scf.for %j = %c0 to %n step %c1 : i32 {
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %abase = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+    %aptrs = tile.addptr %abase, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %aptrs, %mask, %za : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %x, %b, %acc0 : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    tile.store %ps, %d : tensor<64x64x!tile.ptr<f32>>
+  }
+  }
+  tile.return
+}

@@ -88,7 +88,10 @@ def TileLoadsToDescs : Pass<"tile-loads-to-descs", "ModuleOp"> {
     non-negative, the descriptor loads in its then-branch and the loop as
     it was in the else-branch (the two share their shared memory, since a
     program runs one). A load whose start the loop makes from unproven
-    terms stays.
+    terms stays, as do loads needing a test in a cluster kernel (a
+    cluster's programs could take different versions, and their exchanges
+    would not meet) or in a loop inside another loop (the two versions'
+    shared memory would add up).
   }];
 }
 
