@@ -232,14 +232,19 @@ class SharedMemoryPlacer {
 public:
   explicit SharedMemoryPlacer(int64_t start = 0) : start(start), end(start) {}
 
-  /// The offset of `bytes` at `align` for `op`.
+  /// The offset of `bytes` at `align` for `op`. A cluster reduction's
+  /// slots hold mbarriers the kernel's entry initializes (and the cluster's
+  /// other blocks write into): live from the entry on, whatever its block.
   int64_t place(Operation *op, int64_t bytes, int64_t align) {
+    Block *block = isa<tile::ClusterReduceOp>(op)
+                       ? &op->getParentRegion()->front()
+                       : op->getBlock();
     int64_t offset = start;
     for (const Piece &piece : pieces)
-      if (mayBeLiveTogether(piece.block, op->getBlock()))
+      if (mayBeLiveTogether(piece.block, block))
         offset = std::max(offset, piece.end);
     offset = llvm::alignTo(offset, align);
-    pieces.push_back({op->getBlock(), offset + bytes});
+    pieces.push_back({block, offset + bytes});
     end = std::max(end, offset + bytes);
     return offset;
   }

@@ -185,3 +185,24 @@ tile.func @single(%out: !tile.ptr<i32>)
   tile.store %out, %s : !tile.ptr<i32>
   tile.return
 }
+
+// -----
+
+// Cluster reductions in branches a program runs one of still take space of
+// their own (96 bytes, not 48): their mbarriers are initialized at the
+// kernel's entry, and the cluster's other blocks write into their slots,
+// so they are live from the entry on.
+// CHECK-LABEL: llvm.mlir.global internal @branches_shared()
+// CHECK-SAME: !llvm.array<96 x i8>
+tile.func @branches(%out: !tile.ptr<f32>, %x: f32, %c: i1)
+    attributes {tilegpu.num_warps = 4 : i32, tile.cluster_size = 4 : i32} {
+  %r = scf.if %c -> (f32) {
+    %m = tile.cluster_reduce max %x : f32
+    scf.yield %m : f32
+  } else {
+    %s = tile.cluster_reduce sum %x : f32
+    scf.yield %s : f32
+  }
+  tile.store %out, %r : !tile.ptr<f32>
+  tile.return
+}
