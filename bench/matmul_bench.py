@@ -40,6 +40,9 @@ def tile_time(run, dtype, m, n, k, params, reps, tma=False):
         # TMA's copies of A and B (sm_90a): tile-loads-to-descs takes the
         # example's loads, their unit strides passed as 1.
         cmd.append("--tma")
+    else:
+        # cp.async's copies: TMA is tile-run's default on sm_90a.
+        cmd.append("--tma=false")
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
         return None, (result.stdout + result.stderr).strip().splitlines()[-3:]

@@ -292,9 +292,11 @@ typedef struct tile_prepare_options {
    * many of each kernel (tile_prepare_options_default: 32); 0: every one it
    * keeps. */
   uint32_t tune_top;
-  /* 1: on an sm_90a GPU, copy the descriptor loads that feed wgmma dots in
-   * loops with TMA (the pipeline's `tma` option, tile-run --tma); 0 (the
-   * default): with cp.async, as on other GPUs. */
+  /* 1 (the default): on an sm_90a GPU, copy the descriptor loads that feed
+   * wgmma dots in loops, and the loads of dot operands proven to be boxes,
+   * with TMA (the pipeline's `tma` option, tile-run --tma); a launch whose
+   * tensor maps cannot be made runs the kernel compiled without TMA. 0: with
+   * cp.async, as on other GPUs (which ignore the option). */
   int32_t tma;
 } tile_prepare_options;
 

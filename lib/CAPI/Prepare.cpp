@@ -32,7 +32,7 @@ tile_prepare_options tile_prepare_options_default(void) {
   options.num_warps = 4;
   options.tuning_databases = 1;
   options.tune_top = kDefaultTuneTop;
-  options.tma = 0;
+  options.tma = 1;
   return options;
 }
 

@@ -598,8 +598,10 @@ def test_tuning_database_import_and_export(tmp_path):
 
 
 def test_tma_option():
-    # tma= is the pipeline's TMA option (sm_90a only): checked, and on the
-    # interpreter it changes nothing.
+    # tma= is the pipeline's TMA option (sm_90a only), on by default as in
+    # the C API: checked, and on the interpreter it changes nothing.
+    assert tile._capi.lib().prepare_options_default().tma == 1
+    assert tile.load(example("softmax.mlir"))._tma is True
     with pytest.raises(ValueError, match="tma is True or False"):
         tile.load(example("softmax.mlir"), tma=1)
     x = np.random.default_rng(3).standard_normal((5, 40)).astype(np.float32)

@@ -162,8 +162,8 @@ def test_tma_descriptor_matmul(dtype):
 
 
 def test_tma_fallback_overlapping_rows():
-    # tma=True gives the matmul example's A and B tiles TMA copies
-    # (tile-loads-to-descs); A's rows here are 16 elements apart but 64
+    # By default (tma=True) the matmul example's A and B tiles get TMA
+    # copies on sm_90a (tile-loads-to-descs); A's rows here are 16 elements apart but 64
     # long, which a tensor map cannot describe: the launch runs the kernel
     # compiled without TMA instead (the C API's fallback), against float64.
     m, n, k = 128, 128, 64
@@ -172,7 +172,7 @@ def test_tma_fallback_overlapping_rows():
     b = torch.randn(k, n, device="cuda", generator=gen).half()
     ref = flat.double().as_strided((m, k), (16, 1)) @ b.double()
     kernel = tile.load(example_file("matmul.mlir"), DTYPE="f16", BLOCK_M=128,
-                       BLOCK_N=128, BLOCK_K=32, tma=True, tuning="defaults")
+                       BLOCK_N=128, BLOCK_K=32, tuning="defaults")
     c = torch.zeros(m, n, device="cuda", dtype=torch.float16)
     kernel[1](flat, b, c, m, n, k, 16, 1, n, 1, n, 1)
     err = ((c.double() - ref).abs().max() / ref.abs().max()).item()

@@ -165,11 +165,11 @@ def load(path, *variants, **kwargs):
     choice and on the CPU the defaults fitted to the launch; "defaults": no
     stored choice; "auto": tune a launch that has no stored choice),
     tuning_databases= (False: look up choices in the tuning cache only,
-    not in the tuning databases), tma= (True: on an sm_90a GPU, copy the
+    not in the tuning databases), tma= (True, the default: on an sm_90a GPU, copy the
     descriptor loads that feed wgmma dots with TMA, and the loads of dot
     operands the compiler proves to be boxes; a launch whose tensor maps
     cannot be made runs the kernel compiled without TMA, where the kernel
-    made no descriptor itself), num_warps= (for kernels
+    made no descriptor itself; False: cp.async, as on other GPUs), num_warps= (for kernels
     without tile.num_warps), device= (the GPU of launches with no CUDA
     tensor), cache_dir= (the compile and tuning caches), verbose= (print the
     library's notes, such as the meta-parameters chosen, to stderr),
@@ -244,7 +244,7 @@ class Kernel:
             raise ValueError(
                 "tuning_databases is True or False, not %r" % (self._tuning_databases,)
             )
-        self._tma = options.get("tma", False)
+        self._tma = options.get("tma", True)
         if not isinstance(self._tma, bool):
             raise ValueError("tma is True or False, not %r" % (self._tma,))
 

@@ -101,8 +101,9 @@ static cl::opt<bool> tmaOption(
     cl::desc("On sm_90a, copy the tiles of descriptor loads that feed a dot "
              "with TMA, and of loads of dot operands proven to be boxes (the "
              "launch makes the tensor maps; one that cannot runs the kernel "
-             "compiled without TMA, where the kernel made no descriptor)"),
-    cl::cat(cudaCategory));
+             "compiled without TMA, where the kernel made no descriptor); "
+             "on by default, --tma=false copies them with cp.async"),
+    cl::init(true), cl::cat(cudaCategory));
 static cl::opt<bool>
     checkOption("check",
                 cl::desc("Compare every buffer with the CPU interpreter's"),

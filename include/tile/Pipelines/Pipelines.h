@@ -51,8 +51,9 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       *this, "tma",
       llvm::cl::desc("On sm_90a, copy the tiles of descriptor loads that "
                      "feed a dot with TMA; the kernel then takes a tensor "
-                     "map per descriptor, which its launcher makes"),
-      llvm::cl::init(false)};
+                     "map per descriptor, which its launcher makes (other "
+                     "chips ignore it)"),
+      llvm::cl::init(true)};
   Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Write the compiled kernels (PTX, or the cubin) to this "

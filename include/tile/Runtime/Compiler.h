@@ -63,9 +63,9 @@ struct CompileOptions {
   /// compiler makes must never make a kernel spill).
   bool pipelineLoops = true;
   /// On sm_90a, TMA copies for the descriptor loads that feed a dot (the
-  /// pipeline's `tma` option); the kernel then takes tensor maps, which
-  /// launchKernel makes.
-  bool tma = false;
+  /// pipeline's `tma` option, on by default); the kernel then takes tensor
+  /// maps, which launchKernel makes. Other chips ignore it.
+  bool tma = true;
 };
 
 /// Whether a loop of `kernel` asks to be pipelined (tile.num_stages >= 2).
