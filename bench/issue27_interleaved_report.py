@@ -2,7 +2,7 @@
 """The report of bench/issue27_interleaved.py's records: a table per shape
 and the issue's counts.
 
-  python3 bench/issue27_interleaved_report.py RECORDS.jsonl... [--title T]
+  python3 bench/issue27_interleaved_report.py RECORDS.jsonl[.xz]... [--title T]
 
 A later record of a (dtype, M, N) replaces an earlier one (a rerun). Each
 ratio compares two launches timed in turn in the same process (their
@@ -16,6 +16,7 @@ launch's speed over the exhaustive search's winner's, where it ran.
 
 import argparse
 import json
+import lzma
 import statistics
 
 
@@ -23,7 +24,8 @@ def load(paths):
     shapes = {}
     header = None
     for path in paths:
-        with open(path) as f:
+        opener = lzma.open if path.endswith(".xz") else open
+        with opener(path, "rt") as f:
             for line in f:
                 if not line.strip():
                     continue
