@@ -94,17 +94,21 @@ TILE_C_EXPORT const char *tile_last_error(void);
  * 22.1.8". */
 TILE_C_EXPORT const char *tile_version(void);
 
-/* Element types, of buffers (a pointer parameter's pointee) and scalars. */
+/* Element types, of buffers (a pointer parameter's pointee) and scalars
+ * (the 8-bit floats: of buffers only). */
 typedef enum tile_dtype {
   TILE_DTYPE_F16 = 0,
   TILE_DTYPE_BF16 = 1,
   TILE_DTYPE_F32 = 2,
   TILE_DTYPE_I1 = 3,
   TILE_DTYPE_I32 = 4,
-  TILE_DTYPE_I64 = 5
+  TILE_DTYPE_I64 = 5,
+  TILE_DTYPE_F8E4M3FN = 6,
+  TILE_DTYPE_F8E5M2 = 7
 } tile_dtype;
 
-/* "f16", "bf16", "f32", "i1", "i32", "i64"; "" for another value. */
+/* "f16", "bf16", "f32", "i1", "i32", "i64", "f8E4M3FN", "f8E5M2"; "" for
+ * another value. */
 TILE_C_EXPORT const char *tile_dtype_name(int32_t dtype);
 
 /* Where a kernel runs. */

@@ -18,7 +18,9 @@ static_assert(TILE_DTYPE_F16 == static_cast<int>(DataType::F16) &&
                   TILE_DTYPE_F32 == static_cast<int>(DataType::F32) &&
                   TILE_DTYPE_I1 == static_cast<int>(DataType::I1) &&
                   TILE_DTYPE_I32 == static_cast<int>(DataType::I32) &&
-                  TILE_DTYPE_I64 == static_cast<int>(DataType::I64),
+                  TILE_DTYPE_I64 == static_cast<int>(DataType::I64) &&
+                  TILE_DTYPE_F8E4M3FN == static_cast<int>(DataType::F8E4M3FN) &&
+                  TILE_DTYPE_F8E5M2 == static_cast<int>(DataType::F8E5M2),
               "tile_dtype mirrors DataType");
 static_assert(sizeof(tile_launch_packet) == 32,
               "the packet's values start 32 bytes in");
@@ -46,6 +48,8 @@ std::optional<DataType> capi::toDataType(int32_t value) {
   case TILE_DTYPE_I1:
   case TILE_DTYPE_I32:
   case TILE_DTYPE_I64:
+  case TILE_DTYPE_F8E4M3FN:
+  case TILE_DTYPE_F8E5M2:
     return static_cast<DataType>(value);
   default:
     return std::nullopt;

@@ -27,6 +27,9 @@ llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
     bool negative = magnitude.consume_front("-");
     if (!negative)
       magnitude.consume_front("+");
+    if (magnitude.equals_insensitive("inf") && type == DataType::F8E4M3FN)
+      return llvm::createStringError(
+          "f8E4M3FN has no infinity; its largest value is 448");
     if (magnitude.equals_insensitive("inf"))
       return Scalar{type,
                     llvm::APFloat::getInf(getFloatSemantics(type), negative)
@@ -59,8 +62,11 @@ llvm::Expected<Scalar> mlir::tile::parseScalar(DataType type,
       return notANumber();
     }
     if (*status & llvm::APFloat::opOverflow)
-      return llvm::createStringError("'" + text + "' overflows " + name +
-                                     "; write inf for an infinity");
+      return llvm::createStringError(
+          "'" + text + "' overflows " + name +
+          (type == DataType::F8E4M3FN
+               ? llvm::StringRef("; its largest value is 448")
+               : llvm::StringRef("; write inf for an infinity")));
     return Scalar{type, value.bitcastToAPInt().getZExtValue()};
   }
 
@@ -140,9 +146,15 @@ llvm::Expected<ArgSpec> mlir::tile::parseArgSpec(llvm::StringRef text) {
   if (!type)
     return llvm::createStringError(
         "unknown element type '" + typeName +
-        "'; expected f16, bf16, f32, i1, i32 or i64");
+        "'; expected f16, bf16, f32, f8E4M3FN, f8E5M2, i1, i32 or i64");
   spec.type = *type;
 
+  if (!isBuffer && isF8DataType(spec.type))
+    return llvm::createStringError(
+        typeName +
+        " is an element type of buffers, not of scalar "
+        "arguments: " +
+        typeName + "[SHAPE]=...");
   if (!isBuffer) {
     spec.kind = ArgSpec::Kind::Scalar;
     llvm::Expected<Scalar> value = parseScalar(spec.type, init);
@@ -212,6 +224,18 @@ llvm::Expected<KernelArg> mlir::tile::createKernelArg(const ArgSpec &spec) {
     llvm::Expected<HostBuffer> buffer = readNpyFile(spec.path);
     if (!buffer)
       return buffer.takeError();
+    // An array of bytes holds either 8-bit float's bits.
+    if (isF8DataType(buffer->getDataType()) && isF8DataType(spec.type) &&
+        buffer->getDataType() != spec.type) {
+      llvm::Expected<HostBuffer> bits =
+          HostBuffer::create(spec.type, buffer->getShape());
+      if (!bits)
+        return bits.takeError();
+      if (buffer->getSizeInBytes())
+        std::memcpy(bits->getData(), buffer->getData(),
+                    buffer->getSizeInBytes());
+      *buffer = std::move(*bits);
+    }
     if (buffer->getDataType() != spec.type ||
         buffer->getShape() != llvm::ArrayRef<int64_t>(spec.shape)) {
       std::string expected =

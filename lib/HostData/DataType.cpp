@@ -23,6 +23,10 @@ llvm::StringRef mlir::tile::getDataTypeName(DataType type) {
     return "bf16";
   case DataType::F32:
     return "f32";
+  case DataType::F8E4M3FN:
+    return "f8E4M3FN";
+  case DataType::F8E5M2:
+    return "f8E5M2";
   case DataType::I1:
     return "i1";
   case DataType::I32:
@@ -40,6 +44,8 @@ std::optional<DataType> mlir::tile::parseDataType(llvm::StringRef name) {
       .Case("f16", DataType::F16)
       .Case("bf16", DataType::BF16)
       .Case("f32", DataType::F32)
+      .Case("f8E4M3FN", DataType::F8E4M3FN)
+      .Case("f8E5M2", DataType::F8E5M2)
       .Case("i1", DataType::I1)
       .Case("i32", DataType::I32)
       .Case("i64", DataType::I64)
@@ -54,6 +60,8 @@ unsigned mlir::tile::getDataTypeSize(DataType type) {
   case DataType::F32:
   case DataType::I32:
     return 4;
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
   case DataType::I1:
     return 1;
   case DataType::I64:
@@ -68,6 +76,8 @@ bool mlir::tile::isHostDataType(DataType type) {
   case DataType::F16:
   case DataType::BF16:
   case DataType::F32:
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:
@@ -83,7 +93,26 @@ bool mlir::tile::isFloatDataType(DataType type) {
   case DataType::F16:
   case DataType::BF16:
   case DataType::F32:
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
     return true;
+  case DataType::I1:
+  case DataType::I32:
+  case DataType::I64:
+  case DataType::Ptr:
+    return false;
+  }
+  llvm_unreachable("unknown data type");
+}
+
+bool mlir::tile::isF8DataType(DataType type) {
+  switch (type) {
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
+    return true;
+  case DataType::F16:
+  case DataType::BF16:
+  case DataType::F32:
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:
@@ -101,6 +130,10 @@ const llvm::fltSemantics &mlir::tile::getFloatSemantics(DataType type) {
     return llvm::APFloat::BFloat();
   case DataType::F32:
     return llvm::APFloat::IEEEsingle();
+  case DataType::F8E4M3FN:
+    return llvm::APFloat::Float8E4M3FN();
+  case DataType::F8E5M2:
+    return llvm::APFloat::Float8E5M2();
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:
@@ -121,6 +154,8 @@ unsigned mlir::tile::getIntegerWidth(DataType type) {
   case DataType::F16:
   case DataType::BF16:
   case DataType::F32:
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
   case DataType::Ptr:
     return 0;
   }
@@ -134,6 +169,10 @@ std::optional<DataType> mlir::tile::getDataType(Type type) {
     return DataType::BF16;
   if (type.isF32())
     return DataType::F32;
+  if (isa<Float8E4M3FNType>(type))
+    return DataType::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return DataType::F8E5M2;
   if (type.isInteger(1))
     return DataType::I1;
   if (type.isInteger(32))
@@ -208,4 +247,51 @@ uint16_t mlir::tile::convertDoubleToF16(double value) {
 
 uint16_t mlir::tile::convertDoubleToBF16(double value) {
   return narrow(value, llvm::APFloat::BFloat());
+}
+
+//===----------------------------------------------------------------------===//
+// 8-bit floats.
+//===----------------------------------------------------------------------===//
+
+float mlir::tile::convertF8ToFloat(DataType type, uint8_t bits) {
+  // Both formats' 256 values, widened once with APFloat (exactly).
+  auto build = [](const llvm::fltSemantics &semantics) {
+    std::array<float, 256> result;
+    for (unsigned i = 0; i < result.size(); ++i) {
+      llvm::APFloat value(semantics, llvm::APInt(8, i));
+      bool losesInfo;
+      value.convert(llvm::APFloat::IEEEsingle(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      result[i] = value.convertToFloat();
+    }
+    return result;
+  };
+  static const std::array<float, 256> e4m3 =
+      build(llvm::APFloat::Float8E4M3FN());
+  static const std::array<float, 256> e5m2 = build(llvm::APFloat::Float8E5M2());
+  return type == DataType::F8E5M2 ? e5m2[bits] : e4m3[bits];
+}
+
+/// Rounds to nearest, ties to even, then saturates what overflowed (APFloat
+/// gives f8E4M3FN's NaN or f8E5M2's infinity) to the largest finite value.
+template <typename T> static uint8_t narrowToF8(DataType type, T value) {
+  const llvm::fltSemantics &semantics = getFloatSemantics(type);
+  llvm::APFloat source(value);
+  if (source.isNaN())
+    return static_cast<uint8_t>(
+        llvm::APFloat::getNaN(semantics).bitcastToAPInt().getZExtValue());
+  llvm::APFloat result = source;
+  bool losesInfo;
+  result.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  if (result.isNaN() || result.isInfinity())
+    result = llvm::APFloat::getLargest(semantics, source.isNegative());
+  return static_cast<uint8_t>(result.bitcastToAPInt().getZExtValue());
+}
+
+uint8_t mlir::tile::convertFloatToF8(DataType type, float value) {
+  return narrowToF8(type, value);
+}
+
+uint8_t mlir::tile::convertDoubleToF8(DataType type, double value) {
+  return narrowToF8(type, value);
 }

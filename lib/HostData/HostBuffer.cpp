@@ -52,6 +52,9 @@ double HostBuffer::getElementAsDouble(int64_t index) const {
     return convertBF16ToFloat(getDataAs<uint16_t>()[index]);
   case DataType::F32:
     return getDataAs<float>()[index];
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
+    return convertF8ToFloat(type, getDataAs<uint8_t>()[index]);
   case DataType::I1:
     return getDataAs<uint8_t>()[index] ? 1 : 0;
   case DataType::I32:

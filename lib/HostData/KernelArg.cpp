@@ -32,6 +32,9 @@ float Scalar::getFloatValue() const {
     std::memcpy(&result, &word, sizeof(result));
     return result;
   }
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
+    return convertF8ToFloat(type, static_cast<uint8_t>(bits));
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:

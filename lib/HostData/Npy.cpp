@@ -43,15 +43,22 @@ llvm::StringRef mlir::tile::getNpyDType(DataType type) {
     return "<i4";
   case DataType::I64:
     return "<i8";
+  // NumPy has no 8-bit floats: their bits, as bf16's are.
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
+    return "|u1";
   case DataType::Ptr:
     break;
   }
   llvm_unreachable("host data holds no pointers");
 }
 
+/// The type of an array of `descr`: the bits of 8-bit floats ("|u1") read as
+/// f8E4M3FN, which createKernelArg takes as f8E5M2 where the spec says so.
 static std::optional<DataType> parseNpyDType(llvm::StringRef descr) {
-  for (DataType type : {DataType::F16, DataType::BF16, DataType::F32,
-                        DataType::I1, DataType::I32, DataType::I64})
+  for (DataType type :
+       {DataType::F16, DataType::BF16, DataType::F32, DataType::I1,
+        DataType::I32, DataType::I64, DataType::F8E4M3FN})
     if (getNpyDType(type) == descr)
       return type;
   return std::nullopt;
@@ -225,8 +232,9 @@ llvm::Expected<HostBuffer> mlir::tile::parseNpy(llvm::MemoryBufferRef file) {
   std::optional<DataType> type = parseNpyDType(descr);
   if (!type)
     return fail("unsupported dtype '" + descr +
-                "'; expected <f4 (f32), <f2 (f16), <u2 (bf16 bits), <i4 "
-                "(i32), <i8 (i64) or |b1 (i1), little-endian");
+                "'; expected <f4 (f32), <f2 (f16), <u2 (bf16 bits), |u1 "
+                "(f8E4M3FN or f8E5M2 bits), <i4 (i32), <i8 (i64) or |b1 "
+                "(i1), little-endian");
   if (fortranOrder)
     return fail("Fortran-order arrays are not supported; save a C-order "
                 "array (numpy.ascontiguousarray)");

@@ -60,6 +60,13 @@ llvm::Error mlir::tile::fillRandom(HostBuffer &buffer, uint64_t seed,
       data[i] = convertDoubleToBF16(next());
     break;
   }
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2: {
+    uint8_t *data = buffer.getDataAs<uint8_t>();
+    for (int64_t i = 0; i < size; ++i)
+      data[i] = convertDoubleToF8(type, next());
+    break;
+  }
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:

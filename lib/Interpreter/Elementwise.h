@@ -1,9 +1,10 @@
 //===- Elementwise.h - Helpers for elementwise ops --------------*- C++ -*-===//
 //
 // Elementwise ops compute on whole tiles (a scalar is a tile of one
-// element). Floats are computed in f32: an f16 or bf16 operand is widened
-// exactly, and the f32 result is rounded to nearest, ties to even, to the
-// result's type, as IEEE f16/bf16 arithmetic and the GPU lowering do.
+// element). Floats are computed in f32: an f16, bf16 or 8-bit operand is
+// widened exactly, and the f32 result is rounded to nearest, ties to even,
+// to the result's type, as IEEE f16/bf16 arithmetic and the GPU lowering do
+// (to 8 bits, saturating as cvt.rn.satfinite does).
 // Integers are computed on 64-bit sign-extended values and truncated to the
 // result's width, so they wrap (two's complement) at that width.
 //
@@ -45,6 +46,15 @@ public:
       else
         for (int64_t i = 0; i < size; ++i)
           copy[i] = convertBF16ToFloat(bits[i]);
+      elements = copy.data();
+      return;
+    }
+    case DataType::F8E4M3FN:
+    case DataType::F8E5M2: {
+      copy.resize(size);
+      const uint8_t *bits = value.getData<uint8_t>();
+      for (int64_t i = 0; i < size; ++i)
+        copy[i] = convertF8ToFloat(value.getDataType(), bits[i]);
       elements = copy.data();
       return;
     }
@@ -92,6 +102,8 @@ public:
     case DataType::F16:
     case DataType::BF16:
     case DataType::F32:
+    case DataType::F8E4M3FN:
+    case DataType::F8E5M2:
     case DataType::Ptr:
       break;
     }
@@ -141,6 +153,13 @@ RuntimeValue makeFloats(DataType kind, ArrayRef<int64_t> shape, F f) {
       data[i] = convertFloatToBF16(f(i));
     break;
   }
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2: {
+    uint8_t *data = result.getData<uint8_t>();
+    for (int64_t i = 0; i < size; ++i)
+      data[i] = convertFloatToF8(kind, f(i));
+    break;
+  }
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:
@@ -178,6 +197,8 @@ RuntimeValue makeIntegers(DataType kind, ArrayRef<int64_t> shape, F f) {
   case DataType::F16:
   case DataType::BF16:
   case DataType::F32:
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
   case DataType::Ptr:
     llvm_unreachable("not an integer kind");
   }

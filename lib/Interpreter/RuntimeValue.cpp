@@ -54,6 +54,8 @@ int64_t RuntimeValue::getInteger() const {
   case DataType::F16:
   case DataType::BF16:
   case DataType::F32:
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
   case DataType::Ptr:
     break;
   }

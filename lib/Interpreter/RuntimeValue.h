@@ -25,6 +25,7 @@ namespace mlir::tile::interpreter {
 /// The element types of runtime values (tile/HostData/DataType.h) and their
 /// storage:
 ///   F16, BF16: uint16_t (bits)   F32: float   I1: uint8_t (0 or 1)
+///   F8E4M3FN, F8E5M2: uint8_t (bits)
 ///   I32: int32_t   I64: int64_t (also `index`)   Ptr: Pointer
 
 /// A pointer with provenance: the kernel argument whose buffer it was

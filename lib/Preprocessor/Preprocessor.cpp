@@ -50,7 +50,8 @@ private:
 
 /// The element types a type parameter may name.
 static bool isTypeName(StringRef value) {
-  return llvm::is_contained({"f16", "bf16", "f32", "i32", "i64"}, value);
+  return llvm::is_contained(
+      {"f16", "bf16", "f32", "f8E4M3FN", "f8E5M2", "i32", "i64"}, value);
 }
 
 /// Checks an integer or type-name value; the text to substitute in `out`.
@@ -219,8 +220,8 @@ static bool applyDefines(ArrayRef<std::string> defines,
     if (!parseValue(value, parsed, isType)) {
       errs << "error: -D " << escapeForDiagnostic(name) << ": '"
            << escapeForDiagnostic(value)
-           << "' is neither an integer nor a type (f16, bf16, f32, i32, "
-              "i64)\n";
+           << "' is neither an integer nor a type (f16, bf16, f32, "
+              "f8E4M3FN, f8E5M2, i32, i64)\n";
       return false;
     }
     if (is_contained(seen, name)) {

@@ -74,6 +74,8 @@ static int getTensorMapDataType(DataType type) {
   case DataType::F32:
     return cuda::CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   case DataType::I1:
+  case DataType::F8E4M3FN:
+  case DataType::F8E5M2:
     return cuda::CU_TENSOR_MAP_DATA_TYPE_UINT8;
   case DataType::I32:
     return cuda::CU_TENSOR_MAP_DATA_TYPE_INT32;

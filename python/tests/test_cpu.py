@@ -67,6 +67,25 @@ def test_softmax_f16():
     np.testing.assert_allclose(y.astype(np.float32), softmax_reference(x), rtol=2e-3, atol=1e-4)
 
 
+def test_float8_reinterpreted():
+    # NumPy has no 8-bit floats: their bits in uint8 arrays, reinterpreted.
+    # y = f8E5M2(f32(x) * 3.5) for x in f8E4M3FN, against utils/float8.py
+    # (the formats in float64 from their definitions).
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import float8
+    kernel = tile.load(os.path.join(ROOT, "test", "Interpreter", "Inputs", "f8-scale.mlir"))
+    x = np.arange(256, dtype=np.uint8)
+    y = np.zeros(256, dtype=np.uint8)
+    kernel[1](tile.reinterpret(x, "f8E4M3FN"), tile.reinterpret(y, "f8E5M2"), 256, 3.5)
+    product = (float8.decode(x, "e4m3").astype(np.float32) * np.float32(3.5)).astype(np.float64)
+    expected = float8.encode(product, "e5m2")
+    nan = np.isnan(product)
+    assert np.array_equal(y[~nan], expected[~nan])
+    assert np.isnan(float8.decode(y[nan], "e5m2")).all()
+    with pytest.raises(tile.ArgumentError, match="2-byte elements; f8E4M3FN has 1"):
+        kernel[1](tile.reinterpret(np.zeros(4, dtype=np.uint16), "f8E4M3FN"), y, 4, 1.0)
+
+
 def test_softmax_bf16_reinterpreted():
     # NumPy has no bfloat16: the bit patterns in uint16 arrays, reinterpreted.
     kernel = tile.load(example("softmax.mlir"), DTYPE="bf16")

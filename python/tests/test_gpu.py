@@ -13,6 +13,7 @@ errors of GPU launches, and the host time of a launch beside Triton's.
 import os
 import sys
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -177,6 +178,23 @@ def test_tma_fallback_overlapping_rows():
     kernel[1](flat, b, c, m, n, k, 16, 1, n, 1, n, 1)
     err = ((c.double() - ref).abs().max() / ref.abs().max()).item()
     assert err < 2e-3, err
+
+
+def test_float8_tensors():
+    # torch.float8_e4m3fn in, torch.float8_e5m2 out: y = f8(f32(x) * s)
+    # on the GPU (tile.cast: cvt on sm_89 and later), against
+    # utils/float8.py (the formats in float64 from their definitions).
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import float8
+    kernel = tile.load(os.path.join(ROOT, "test", "Interpreter", "Inputs", "f8-scale.mlir"))
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    x = (torch.randn(3000, device="cuda", generator=gen) * 30).to(torch.float8_e4m3fn)
+    y = torch.zeros(3000, device="cuda", dtype=torch.float8_e5m2)
+    kernel[(3000 + 255) // 256](x, y, 3000, 7.0)
+    bits = x.view(torch.uint8).cpu().numpy()
+    product = (float8.decode(bits, "e4m3").astype(np.float32) * np.float32(7.0)).astype(np.float64)
+    expected = float8.encode(product, "e5m2")
+    assert np.array_equal(y.view(torch.uint8).cpu().numpy(), expected)
 
 
 def test_cpu_tensors_run_on_the_interpreter():

@@ -32,6 +32,8 @@ _NUMPY_DTYPES = {
     "bool": "i1",
     "int32": "i32",
     "int64": "i64",
+    "float8_e4m3fn": "f8E4M3FN",  # ml_dtypes' 8-bit floats, where installed
+    "float8_e5m2": "f8E5M2",
 }
 _TORCH_DTYPES = None
 
@@ -48,6 +50,10 @@ def _torch_dtypes():
             torch.int32: "i32",
             torch.int64: "i64",
         }
+        # PyTorch's 8-bit floats (2.1 and later).
+        for name, tile_name in (("float8_e4m3fn", "f8E4M3FN"), ("float8_e5m2", "f8E5M2")):
+            if hasattr(torch, name):
+                _TORCH_DTYPES[getattr(torch, name)] = tile_name
     return _TORCH_DTYPES
 
 
@@ -140,7 +146,8 @@ def _describe(arg):
         inner = _describe(arg.array)
         if inner is None:
             raise ArgumentError("tile.reinterpret takes an array or a tensor")
-        size = {"f16": 2, "bf16": 2, "f32": 4, "i1": 1, "i32": 4, "i64": 8}
+        size = {"f16": 2, "bf16": 2, "f32": 4, "i1": 1, "i32": 4, "i64": 8,
+                "f8E4M3FN": 1, "f8E5M2": 1}
         itemsize = _itemsize(arg.array)
         if itemsize != size[arg.dtype]:
             raise ArgumentError(

@@ -44,7 +44,8 @@ c_int32, c_uint32, c_int64, c_uint64 = (
 )
 c_char_p, c_void_p, c_size_t = ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t
 
-DTYPES = ("f16", "bf16", "f32", "i1", "i32", "i64")
+# As tile_dtype numbers them (include/tile-c/Runtime.h).
+DTYPES = ("f16", "bf16", "f32", "i1", "i32", "i64", "f8E4M3FN", "f8E5M2")
 DTYPE_CODES = {name: code for code, name in enumerate(DTYPES)}
 TARGET_CPU, TARGET_CUDA = 0, 1
 TUNING_MODES = {"cache": 0, "defaults": 1, "tune": 2, "auto": 3}

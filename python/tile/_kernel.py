@@ -286,7 +286,7 @@ class Kernel:
             param.index = index
             param.name = _capi.text(info.name)
             param.is_pointer = bool(info.is_pointer)
-            param.dtype = _capi.DTYPES[info.dtype] if 0 <= info.dtype < 6 else None
+            param.dtype = _capi.DTYPES[info.dtype] if 0 <= info.dtype < len(_capi.DTYPES) else None
             param.divisibility = info.divisibility
             param.max_value = info.max_value
             self.params.append(param)

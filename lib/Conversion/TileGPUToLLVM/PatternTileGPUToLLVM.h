@@ -110,6 +110,11 @@ void populateSharedMemoryOpToLLVMPatterns(LLVMTypeConverter &converter,
 /// Whether `op` is an arith operation on tiles of i1 (an operand or the
 /// result) that ElementwiseOpToLLVM.cpp lowers element by element.
 bool isLoweredPerElement(Operation *op);
+/// Whether `type` is f8E4M3FN or f8E5M2, or a tile of them.
+bool isF8Type(Type type);
+/// arith.extf from and arith.truncf to the 8-bit floats (sm_89 and later).
+void populateF8OpToLLVMPatterns(LLVMTypeConverter &converter,
+                                RewritePatternSet &patterns);
 /// Arith operations on tiles of i1, element by element.
 void populateElementwiseOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns,

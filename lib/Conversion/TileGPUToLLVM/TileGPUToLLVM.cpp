@@ -350,6 +350,34 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
            << "' multiplies with wgmma (tilegpu.warpgroup_dot), which only "
               "sm_90a has; compiling for "
            << chip;
+  // Products of 8-bit floats (wgmma k32, mma.sync m16n8k32) are not lowered
+  // yet: the interpreter computes them.
+  WalkResult f8Dot = func.walk([](Operation *op) {
+    return isa<tile::DotOp, WarpgroupDotOp>(op) &&
+                   isF8Type(op->getOperand(0).getType())
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (f8Dot.wasInterrupted())
+    return func.emitError("kernel '")
+           << func.getSymName()
+           << "' multiplies 8-bit floats (tile.dot of f8E4M3FN or f8E5M2), "
+              "which the GPU lowering does not do yet; the CPU interpreter "
+              "runs it (--target=cpu)";
+  // Conversions of 8-bit floats (cvt ... e4m3x2, e5m2x2) came with sm_89.
+  WalkResult f8 = func.walk([](Operation *op) {
+    return isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+                   (isF8Type(op->getOperand(0).getType()) ||
+                    isF8Type(op->getResult(0).getType()))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (f8.wasInterrupted() && version < 89)
+    return func.emitError("kernel '")
+           << func.getSymName()
+           << "' converts 8-bit floats (tile.cast of f8E4M3FN or f8E5M2), "
+              "which needs sm_89 or later; compiling for "
+           << chip;
   // Clusters came with sm_90.
   if (clusterSize > 1) {
     if (version < 90)
@@ -683,6 +711,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateWarpgroupDotOpToLLVMPatterns(converter, patterns);
   populateSharedMemoryOpToLLVMPatterns(converter, patterns, info);
   populateElementwiseOpToLLVMPatterns(converter, patterns, info);
+  populateF8OpToLLVMPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   // Math functions NVPTX has no instruction for (tanh, sin, log, ...) become
   // calls into CUDA's libdevice, which gpu-module-to-binary links in; they

@@ -22,8 +22,21 @@ using namespace mlir::tile;
 
 /// True for the element types a tile may hold.
 static bool isTileElementType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() || type.isInteger(1) ||
+  return type.isF16() || type.isBF16() || type.isF32() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(type) || type.isInteger(1) ||
          type.isInteger(32) || type.isInteger(64) || isa<PointerType>(type);
+}
+
+/// Whether `op` may take or make 8-bit floats: not arithmetic (the arith
+/// and math dialects' operations but the conversions tile.cast becomes,
+/// constants and selects); the tile dialect's ops admit them where their
+/// own constraints do, and the lower dialects carry them.
+static bool mayHoldF8(Operation *op) {
+  if (isa<arith::ExtFOp, arith::TruncFOp, arith::SelectOp, arith::ConstantOp>(
+          op))
+    return true;
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  return dialect != "arith" && dialect != "math";
 }
 
 //===----------------------------------------------------------------------===//
@@ -105,11 +118,21 @@ LogicalResult FuncOp::verifyRegions() {
     if (!isTileElementType(tensor.getElementType()))
       return op->emitOpError("uses ")
              << type
-             << "; tile elements are f16, bf16, f32, i1, i32, i64 or "
-                "pointers";
+             << "; tile elements are f16, bf16, f32, f8E4M3FN, f8E5M2, i1, "
+                "i32, i64 or pointers";
     return success();
   };
+  auto isF8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+  };
   WalkResult result = getBody().walk([&](Operation *op) {
+    if (!mayHoldF8(op) && (llvm::any_of(op->getOperandTypes(), isF8) ||
+                           llvm::any_of(op->getResultTypes(), isF8))) {
+      op->emitOpError("computes on 8-bit floats, which are only loaded, "
+                      "stored, converted (tile.cast) and multiplied "
+                      "(tile.dot): cast them to f16 or f32 first");
+      return WalkResult::interrupt();
+    }
     for (Type type : op->getResultTypes())
       if (failed(checkType(op, type)))
         return WalkResult::interrupt();

@@ -25,11 +25,12 @@ void TileDialect::registerTypes() {
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   Type pointeeType) {
   if (pointeeType.isF16() || pointeeType.isBF16() || pointeeType.isF32() ||
+      isa<Float8E4M3FNType, Float8E5M2Type>(pointeeType) ||
       pointeeType.isInteger(32) || pointeeType.isInteger(64))
     return success();
   return emitError() << "pointee type " << pointeeType
-                     << " is not supported; expected f16, bf16, f32, i32 or "
-                        "i64";
+                     << " is not supported; expected f16, bf16, f32, "
+                        "f8E4M3FN, f8E5M2, i32 or i64";
 }
 
 //===----------------------------------------------------------------------===//

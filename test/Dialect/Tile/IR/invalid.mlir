@@ -5,7 +5,7 @@
 // Types and argument attributes
 //===----------------------------------------------------------------------===//
 
-// expected-error @below {{pointee type 'f64' is not supported; expected f16, bf16, f32, i32 or i64}}
+// expected-error @below {{pointee type 'f64' is not supported; expected f16, bf16, f32, f8E4M3FN, f8E5M2, i32 or i64}}
 tile.func @bad_pointee(%p: !tile.ptr<f64>) {
   tile.return
 }
@@ -142,8 +142,35 @@ tile.func @unranked_tile(%x: f32) {
 // -----
 
 tile.func @f64_tile() {
-  // expected-error @below {{uses 'tensor<4xf64>'; tile elements are f16, bf16, f32, i1, i32, i64 or pointers}}
+  // expected-error @below {{uses 'tensor<4xf64>'; tile elements are f16, bf16, f32, f8E4M3FN, f8E5M2, i1, i32, i64 or pointers}}
   %t = arith.constant dense<0.0> : tensor<4xf64>
+  tile.return
+}
+
+// -----
+
+tile.func @f8_arithmetic(%x: !tile.ptr<f8E4M3FN>) {
+  %p = tile.splat %x : !tile.ptr<f8E4M3FN> -> tensor<4x!tile.ptr<f8E4M3FN>>
+  %v = tile.load %p : tensor<4x!tile.ptr<f8E4M3FN>>
+  // expected-error @below {{computes on 8-bit floats, which are only loaded, stored, converted (tile.cast) and multiplied (tile.dot): cast them to f16 or f32 first}}
+  %s = arith.addf %v, %v : tensor<4xf8E4M3FN>
+  tile.return
+}
+
+// -----
+
+tile.func @f8_exp(%x: !tile.ptr<f8E5M2>) {
+  %p = tile.splat %x : !tile.ptr<f8E5M2> -> tensor<4x!tile.ptr<f8E5M2>>
+  %v = tile.load %p : tensor<4x!tile.ptr<f8E5M2>>
+  // expected-error @below {{operand #0 must be f16, bf16 or f32, or a tile of them}}
+  %e = tile.exp %v : tensor<4xf8E5M2>
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{argument 0 has type 'f8E4M3FN'; kernel arguments are pointers, integers (i1, i32, i64) or floats (f16, bf16, f32)}}
+tile.func @f8_argument(%x: f8E4M3FN) {
   tile.return
 }
 
@@ -643,7 +670,7 @@ tile.func @blocks_per_sm_on_loop(%n: i32) {
 // -----
 
 tile.func @cast_int(%x: i32) {
-  // expected-error @below {{operand #0 must be f16, bf16 or f32}}
+  // expected-error @below {{operand #0 must be f16, bf16, f32, f8E4M3FN or f8E5M2, or a tile of them}}
   %y = tile.cast %x : i32 to f32
   tile.return
 }
@@ -822,7 +849,7 @@ tile.func @dot_f16_accumulator(%f16: f16) {
 tile.func @dot_integer(%f32: f32, %i32: i32) {
   %a = tile.splat %i32 : i32 -> tensor<16x16xi32>
   %c = tile.splat %f32 : f32 -> tensor<16x16xf32>
-  // expected-error @below {{operand #0 must be statically shaped tensor of f16, bf16 or f32 values}}
+  // expected-error @below {{operand #0 must be statically shaped tensor of f16, bf16 or f32 or f8E4M3FN or f8E5M2 values}}
   %d = tile.dot %a, %a, %c : tensor<16x16xi32>, tensor<16x16xi32> -> tensor<16x16xf32>
   tile.return
 }

@@ -183,3 +183,32 @@ tile.func @dots(%h: f16, %x: bf16, %f: f32) {
   %4 = tile.dot %p, %q, %e input_precision = tf32 : tensor<16x8xf32>, tensor<8x16xf32> -> tensor<16x16xf32>
   tile.return
 }
+
+// 8-bit floats: pointers to them, loads, stores, casts both ways (and
+// between the two formats), dots.
+// CHECK-LABEL: tile.func @float8
+// CHECK: tile.load %{{.*}} : tensor<16x!tile.ptr<f8E4M3FN>>
+// CHECK: tile.cast %{{.*}} : tensor<16xf8E4M3FN> to tensor<16xf32>
+// CHECK: tile.cast %{{.*}} : tensor<16xf32> to tensor<16xf8E5M2>
+// CHECK: tile.cast %{{.*}} : tensor<16xf8E4M3FN> to tensor<16xf8E5M2>
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<16x!tile.ptr<f8E5M2>>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E4M3FN> -> tensor<16x16xf32>
+tile.func @float8(%x: !tile.ptr<f8E4M3FN>, %y: !tile.ptr<f8E5M2>, %f: f32) {
+  %xp = tile.splat %x : !tile.ptr<f8E4M3FN> -> tensor<16x!tile.ptr<f8E4M3FN>>
+  %r = tile.range 0, 16 : tensor<16xi32>
+  %xs = tile.addptr %xp, %r : tensor<16x!tile.ptr<f8E4M3FN>>, tensor<16xi32>
+  %v = tile.load %xs : tensor<16x!tile.ptr<f8E4M3FN>>
+  %w = tile.cast %v : tensor<16xf8E4M3FN> to tensor<16xf32>
+  %n = tile.cast %w : tensor<16xf32> to tensor<16xf8E5M2>
+  %m = tile.cast %v : tensor<16xf8E4M3FN> to tensor<16xf8E5M2>
+  %yp = tile.splat %y : !tile.ptr<f8E5M2> -> tensor<16x!tile.ptr<f8E5M2>>
+  %ys = tile.addptr %yp, %r : tensor<16x!tile.ptr<f8E5M2>>, tensor<16xi32>
+  tile.store %ys, %m : tensor<16x!tile.ptr<f8E5M2>>
+  %s = tile.splat %f : f32 -> tensor<16x32xf32>
+  %a = tile.cast %s : tensor<16x32xf32> to tensor<16x32xf8E4M3FN>
+  %t = tile.splat %f : f32 -> tensor<32x16xf32>
+  %b = tile.cast %t : tensor<32x16xf32> to tensor<32x16xf8E4M3FN>
+  %c = tile.splat %f : f32 -> tensor<16x16xf32>
+  %d = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E4M3FN> -> tensor<16x16xf32>
+  tile.return
+}

@@ -476,9 +476,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let description = [{
     Triton's `tl.dot(a, b, acc)`: `d = a @ b + c`, with `a` of shape M x K,
     `b` of shape K x N, and `c` and `d` of shape M x N in f32. `a` and `b`
-    hold the same element type: f16 or bf16 (each product is exact in f32
-    and the sum is accumulated in f32), or f32, multiplied as
-    `input_precision` says:
+    hold the same element type: f16, bf16, f8E4M3FN or f8E5M2 (each product
+    is exact in f32 and the sum is accumulated in f32), or f32, multiplied
+    as `input_precision` says:
 
     - `tf32` (the default, as in Triton): each input is first rounded to
       TF32 (10 bits of mantissa, round to nearest, ties away from zero, as
@@ -499,8 +499,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
         : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
     ```
   }];
-  let arguments = (ins Tile_TensorOf<[Tile_Float]>:$a,
-                       Tile_TensorOf<[Tile_Float]>:$b,
+  let arguments = (ins Tile_TensorOf<[Tile_Float, Tile_F8]>:$a,
+                       Tile_TensorOf<[Tile_Float, Tile_F8]>:$b,
                        Tile_TensorOf<[F32]>:$c,
                        OptionalAttr<Tile_InputPrecision>:$input_precision);
   let results = (outs Tile_TensorOf<[F32]>:$d);
@@ -542,7 +542,11 @@ def Tile_CastOp : Tile_Op<"cast", [Pure, SameOperandsAndResultShape]
   let description = [{
     Triton's `x.to(dtype)` for floats: each element of `x` (or a scalar)
     converted to the result's element type, rounding to nearest, ties to
-    even, when it narrows. Unlike `arith.extf` and `arith.truncf`, which
+    even, when it narrows. To the 8-bit floats (f8E4M3FN, f8E5M2) it also
+    saturates, as the GPU's `cvt.rn.satfinite` does: a value beyond the
+    largest finite one (448, 57344), infinities included, becomes that
+    value with its sign; NaN stays NaN. The 8-bit floats are only loaded,
+    stored, cast and multiplied by `tile.dot`: cast them to compute. Unlike `arith.extf` and `arith.truncf`, which
     only widen or only narrow, a cast may have the same type on both sides,
     so a kernel generic over its element type (`${DTYPE}`) can load its
     input as `DTYPE`, compute in f32 and store as `DTYPE` for every `DTYPE`,
@@ -557,8 +561,8 @@ def Tile_CastOp : Tile_Op<"cast", [Pure, SameOperandsAndResultShape]
     others into `arith.extf` or `arith.truncf` (through f32 between f16 and
     bf16).
   }];
-  let arguments = (ins Tile_FloatLike:$x);
-  let results = (outs Tile_FloatLike:$result);
+  let arguments = (ins Tile_CastLike:$x);
+  let results = (outs Tile_CastLike:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `to` type($result)";
   let hasFolder = 1;
   let hasCanonicalizeMethod = 1;

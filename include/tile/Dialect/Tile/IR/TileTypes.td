@@ -21,7 +21,8 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
     arguments, the base of a row) and as tile elements (one address per
     element of a tile). `tile.addptr` offsets them in units of elements.
 
-    Supported pointee types: `f16`, `bf16`, `f32`, `i32` and `i64`.
+    Supported pointee types: `f16`, `bf16`, `f32`, `f8E4M3FN`, `f8E5M2`,
+    `i32` and `i64`.
 
     ```mlir
     !tile.ptr<f32>
@@ -75,13 +76,16 @@ def Tile_TensorDescType : Tile_Type<"TensorDesc", "tensor_desc"> {
 //===----------------------------------------------------------------------===//
 
 def Tile_Float : AnyTypeOf<[F16, BF16, F32], "f16, bf16 or f32">;
+// 8-bit floats: loaded, stored, converted (tile.cast) and multiplied
+// (tile.dot), not computed with.
+def Tile_F8 : AnyTypeOf<[F8E4M3FN, F8E5M2], "f8E4M3FN or f8E5M2">;
 def Tile_Int : AnyTypeOf<[I1, I32, I64], "i1, i32 or i64">;
 def Tile_Offset : AnyTypeOf<[I32, I64], "i32 or i64">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
                     "pointer", "::mlir::tile::PointerType">;
 def Tile_Desc : Type<CPred<"::llvm::isa<::mlir::tile::TensorDescType>($_self)">,
                      "tensor descriptor", "::mlir::tile::TensorDescType">;
-def Tile_Element : AnyTypeOf<[Tile_Float, Tile_Int, Tile_Ptr],
+def Tile_Element : AnyTypeOf<[Tile_Float, Tile_F8, Tile_Int, Tile_Ptr],
                              "tile element type">;
 
 class Tile_TensorOf<list<Type> elements>
@@ -95,6 +99,8 @@ class Tile_Like<list<Type> elements, string desc>
 
 def Tile_FloatLike : Tile_Like<[Tile_Float],
     "f16, bf16 or f32, or a tile of them">;
+def Tile_CastLike : Tile_Like<[Tile_Float, Tile_F8],
+    "f16, bf16, f32, f8E4M3FN or f8E5M2, or a tile of them">;
 def Tile_PtrLike : Tile_Like<[Tile_Ptr], "pointer or a tile of pointers">;
 def Tile_OffsetLike : Tile_Like<[Tile_Offset],
     "i32 or i64, or a tile of them">;
