@@ -16,7 +16,11 @@
 // DTYPE is the element type of A, B and C: f16 and bf16 multiply exactly
 // and accumulate in f32; f32 multiplies in TF32 (tile.dot's default
 // input_precision), as torch.matmul does with
-// torch.backends.cuda.matmul.allow_tf32 and Triton's tl.dot do.
+// torch.backends.cuda.matmul.allow_tf32 and Triton's tl.dot do. The 8-bit
+// floats (f8E4M3FN, f8E5M2) multiply exactly and accumulate in f32 too; on
+// the GPU only with wgmma (sm_90a, pipelined, A row-major and B
+// column-major: stride_ak = stride_bk = 1), and C is stored in the same
+// 8-bit type (tile.cast's rounding, saturating).
 //
 // tile.param BLOCK_M = 64 in 16, 32, 64, 128, 256
 // tile.param BLOCK_N = 64 in 16, 32, 64, 128, 256
@@ -24,7 +28,7 @@
 // tile.param GROUP_M = 8 in 1, 4, 8, 16
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8
 // tile.param NUM_STAGES = 3 in 1, 2, 3, 4
-// tile.param DTYPE = f16 in f32, f16, bf16
+// tile.param DTYPE = f16 in f32, f16, bf16, f8E4M3FN, f8E5M2
 
 tile.func @matmul(
     %a: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},

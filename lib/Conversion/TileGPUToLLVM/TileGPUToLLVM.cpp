@@ -350,20 +350,21 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
            << "' multiplies with wgmma (tilegpu.warpgroup_dot), which only "
               "sm_90a has; compiling for "
            << chip;
-  // Products of 8-bit floats (wgmma k32, mma.sync m16n8k32) are not lowered
-  // yet: the interpreter computes them.
-  WalkResult f8Dot = func.walk([](Operation *op) {
-    return isa<tile::DotOp, WarpgroupDotOp>(op) &&
-                   isF8Type(op->getOperand(0).getType())
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
+  // Products of 8-bit floats run on wgmma only (sm_90a, both operands staged
+  // in shared memory contiguous along K); mma.sync's m16n8k32 is not
+  // lowered yet.
+  WalkResult f8Dot = func.walk([](tile::DotOp dot) {
+    return isF8Type(dot.getA().getType()) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
   });
   if (f8Dot.wasInterrupted())
     return func.emitError("kernel '")
            << func.getSymName()
-           << "' multiplies 8-bit floats (tile.dot of f8E4M3FN or f8E5M2), "
-              "which the GPU lowering does not do yet; the CPU interpreter "
-              "runs it (--target=cpu)";
+           << "' multiplies 8-bit floats (tile.dot of f8E4M3FN or f8E5M2) "
+              "that wgmma cannot take; the GPU lowering multiplies them "
+              "with wgmma only (sm_90a, in a pipelined loop, A row-major "
+              "and B column-major); the CPU interpreter runs it "
+              "(--target=cpu)";
   // Conversions of 8-bit floats (cvt ... e4m3x2, e5m2x2) came with sm_89.
   WalkResult f8 = func.walk([](Operation *op) {
     return isa<arith::ExtFOp, arith::TruncFOp>(op) &&

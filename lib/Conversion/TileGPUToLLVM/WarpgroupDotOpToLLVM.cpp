@@ -1,9 +1,9 @@
 //===- WarpgroupDotOpToLLVM.cpp - tilegpu.warpgroup_dot -------------------===//
 //
 // wgmma.mma_async (sm_90a): each warpgroup multiplies its 64-row slices of
-// A by its columns of B, 16 of K per instruction, reading both from shared
-// memory through 64-bit matrix descriptors (PTX ISA, "Matrix Descriptor
-// Format"):
+// A by its columns of B, 32 bytes of K per instruction (16 elements of f16
+// or bf16, 32 of f8E4M3FN or f8E5M2), reading both from shared memory
+// through 64-bit matrix descriptors (PTX ISA, "Matrix Descriptor Format"):
 //
 //   bits  0-13  the start address, in 16-byte units
 //   bits 16-29  the leading dimension byte offset (LBO), in 16-byte units
@@ -54,14 +54,17 @@ struct OperandDescriptors {
   Value threadOffset;   // i32 element offset of the warpgroup's part
   uint64_t fixedFields; // LBO, SBO and swizzle, in place
 
+  unsigned byteShift; // log2 of the element's bytes
+
   OperandDescriptors(OpBuilder &b, Location loc, MemDescType type, Value buffer,
                      Value offset, bool kMajor)
-      : placement(type), threadOffset(offset) {
+      : placement(type), threadOffset(offset),
+        byteShift(type.getElementType().getIntOrFloatBitWidth() == 8 ? 0 : 1) {
     base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), buffer);
     int64_t swizzle = getWgmmaSwizzleBytes(type);
     uint64_t code = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
     int64_t sbo = 8 * swizzle;
-    int64_t lbo = kMajor ? 16 : placement.blockSize * 2;
+    int64_t lbo = kMajor ? 16 : placement.blockSize << byteShift;
     // Unsigned: the swizzle's code takes the sign bit.
     fixedFields =
         (uint64_t(lbo >> 4) << 16) | (uint64_t(sbo >> 4) << 32) | (code << 62);
@@ -73,7 +76,9 @@ struct OperandDescriptors {
     Value offset = threadOffset;
     if (int64_t constant = placement.offset(coords))
       offset = LLVM::XOrOp::create(b, loc, offset, createI32(b, loc, constant));
-    Value bytes = LLVM::ShlOp::create(b, loc, offset, createI32(b, loc, 1));
+    Value bytes = byteShift ? LLVM::ShlOp::create(b, loc, offset,
+                                                  createI32(b, loc, byteShift))
+                            : offset;
     Value address = LLVM::AddOp::create(b, loc, base, bytes);
     Value start = LLVM::AndOp::create(
         b, loc, LLVM::LShrOp::create(b, loc, address, createI32(b, loc, 4)),
@@ -134,8 +139,11 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
                              bKMajor);
 
     Type element = aType.getElementType();
-    auto wgmmaType =
-        element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto wgmmaType = element.isBF16()                 ? NVVM::WGMMATypes::bf16
+                     : isa<Float8E4M3FNType>(element) ? NVVM::WGMMATypes::e4m3
+                     : isa<Float8E5M2Type>(element)   ? NVVM::WGMMATypes::e5m2
+                                                      : NVVM::WGMMATypes::f16;
+    int64_t instrK = getWgmmaInstrK(element);
     Type f32 = rewriter.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
         context, SmallVector<Type>(instrN / 2, f32));
@@ -145,7 +153,7 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
     // K outermost: consecutive instructions accumulate into different
     // tiles where there are several.
     int64_t rowsPerRepeat = 16 * wm;
-    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+    for (int64_t k0 = 0; k0 < k; k0 += instrK) {
       for (int64_t m0 = 0; m0 < m; m0 += rowsPerRepeat) {
         for (int64_t n0 = 0; n0 < share; n0 += instrN) {
           SmallVector<int64_t> regs;
@@ -167,7 +175,7 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
           Value descB = bDesc.get(rewriter, loc, {k0, n0});
           Value result = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, inout, descA, descB,
-              NVVM::MMAShapeAttr::get(context, 64, instrN, 16),
+              NVVM::MMAShapeAttr::get(context, 64, instrN, instrK),
               NVVM::WGMMATypesAttr::get(context, wgmmaType),
               NVVM::WGMMATypesAttr::get(context, wgmmaType),
               NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),

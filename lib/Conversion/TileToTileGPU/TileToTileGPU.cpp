@@ -64,17 +64,22 @@ static void forEachTensorType(FuncOp func,
   });
 }
 
-/// Whether a dot of `a` and `b` runs on tensor cores: f16 and bf16, and f32
-/// in TF32, on tiles that hold whole instruction tiles (M >= 16, N >= 8, and
-/// K >= 16, or 8 for TF32).
+/// Whether a dot of `a` and `b` runs on tensor cores: f16 and bf16, f32 in
+/// TF32, and the 8-bit floats (which only wgmma multiplies so far:
+/// convert-tilegpu-to-llvm refuses the others), on tiles that hold whole
+/// instruction tiles (M >= 16, N >= 8, and K >= 16, 8 for TF32, 32 for
+/// 8-bit floats).
 static bool usesTensorCores(DotOp dot) {
   RankedTensorType a = dot.getA().getType(), b = dot.getB().getType();
   Type element = a.getElementType();
   bool tf32 = element.isF32() && dot.getPrecision() == InputPrecision::tf32;
-  if (!element.isF16() && !element.isBF16() && !tf32)
+  bool f8 = isa<Float8E4M3FNType, Float8E5M2Type>(element);
+  if (!element.isF16() && !element.isBF16() && !tf32 && !f8)
     return false;
   return a.getDimSize(0) >= 16 && b.getDimSize(1) >= 8 &&
-         a.getDimSize(1) >= (tf32 ? 8 : 16);
+         a.getDimSize(1) >= (tf32 ? 8
+                             : f8 ? 32
+                                  : 16);
 }
 
 /// Gives `dot` its result's layout (mma, or for the FMA path the blocked

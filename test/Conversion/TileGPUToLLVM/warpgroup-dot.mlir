@@ -66,3 +66,26 @@ tile.func @transposed_a(%p: !tile.ptr<f32>, %f: f32) attributes {tilegpu.num_war
   tile.store %ptrs, %e : tensor<64x64x!tile.ptr<f32>, #wg>
   tile.return
 }
+
+// -----
+
+// 8-bit floats: 32 of K per instruction (two for K = 64), both operands
+// contiguous along K (A row, B col), rows of 64 bytes: LBO unused, SBO 512
+// (32), swizzle 64 bytes; element offsets are byte offsets (no shift).
+// CHECK-LABEL: llvm.func @float8
+// CHECK: llvm.mlir.constant(-9223371899415756800 : i64)
+// CHECK-NOT: llvm.shl
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+#wg = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sa = #tilegpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#sb = #tilegpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+tile.func @float8(%p: !tile.ptr<f32>, %f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf8E4M3FN, #sa>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf8E4M3FN, #sb>
+  %c = tile.splat %f : f32 -> tensor<64x128xf32, #wg>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf8E4M3FN, #sa>, !tilegpu.memdesc<64x128xf8E4M3FN, #sb>, tensor<64x128xf32, #wg>
+  %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x128xf32, #wg>
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.store %ptrs, %e : tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.return
+}

@@ -264,8 +264,10 @@ LogicalResult DotOperandEncodingAttr::verifyEncoding(
   if (!elementType)
     return failure();
   if (isa<MmaEncodingAttr>(getParent()) &&
-      !(elementType.isF16() || elementType.isBF16() || elementType.isF32()))
-    return emitError() << "an mma operand holds f16, bf16 or f32 (TF32), not "
+      !(elementType.isF16() || elementType.isBF16() || elementType.isF32() ||
+        isa<Float8E4M3FNType, Float8E5M2Type>(elementType)))
+    return emitError() << "an mma operand holds f16, bf16, f32 (TF32), "
+                          "f8E4M3FN or f8E5M2, not "
                        << elementType;
   return verifyPowerOfTwoShape(shape, emitError);
 }

@@ -11,9 +11,10 @@ SharedEncodingAttr
 mlir::tilegpu::getWgmmaSharedLayout(MLIRContext *context,
                                     ArrayRef<int64_t> shape, Type element,
                                     ArrayRef<unsigned> order) {
-  if (!(element.isF16() || element.isBF16()) || shape.size() != 2)
+  if (!isWgmmaElementType(element) || shape.size() != 2)
     return {};
-  int64_t bytes = 2, rowLength = shape[order[0]];
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8,
+          rowLength = shape[order[0]];
   int64_t rowBytes = std::min<int64_t>(128, rowLength * bytes);
   if (rowBytes < 32)
     return {};
@@ -22,6 +23,15 @@ mlir::tilegpu::getWgmmaSharedLayout(MLIRContext *context,
       context, /*vec=*/16 / bytes, /*perPhase=*/128 / rowBytes,
       /*maxPhase=*/rowBytes / 16, order,
       /*columnsPerBlock=*/columns < rowLength ? columns : 0);
+}
+
+bool mlir::tilegpu::isWgmmaElementType(Type element) {
+  return element.isF16() || element.isBF16() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(element);
+}
+
+int64_t mlir::tilegpu::getWgmmaInstrK(Type element) {
+  return 256 / element.getIntOrFloatBitWidth();
 }
 
 int64_t mlir::tilegpu::getWgmmaSwizzleBytes(MemDescType type) {
@@ -56,8 +66,9 @@ std::string mlir::tilegpu::whyNotWgmmaOperand(MemDescType type, unsigned opIdx,
        << "), not one buffer";
     return why;
   }
-  if (!element.isF16() && !element.isBF16()) {
-    os << "holds " << element << "; wgmma reads f16 or bf16 here";
+  if (!isWgmmaElementType(element)) {
+    os << "holds " << element
+       << "; wgmma reads f16, bf16, f8E4M3FN or f8E5M2 here";
     return why;
   }
   auto shared = cast<SharedEncodingAttr>(type.getEncoding());
@@ -72,11 +83,20 @@ std::string mlir::tilegpu::whyNotWgmmaOperand(MemDescType type, unsigned opIdx,
     os << "is laid out as " << shared << "; wgmma reads it as " << wanted;
     return why;
   }
-  // Along K, each instruction reads 16 elements of a row.
+  // Along K, each instruction reads 32 bytes of a row: 16 elements of 16
+  // bits, 32 of 8.
   unsigned kDim = opIdx == 0 ? 1 : 0;
-  if (type.getShape()[kDim] % 16 != 0) {
-    os << "has K = " << type.getShape()[kDim]
-       << "; wgmma steps through K 16 at a time";
+  int64_t instrK = getWgmmaInstrK(element);
+  if (type.getShape()[kDim] % instrK != 0) {
+    os << "has K = " << type.getShape()[kDim] << "; wgmma steps through K "
+       << instrK << " at a time";
+    return why;
+  }
+  // wgmma transposes 16-bit operands only: 8-bit ones are read K-major.
+  if (element.getIntOrFloatBitWidth() == 8 && shared.getOrder()[0] != kDim) {
+    os << "is contiguous along " << (opIdx == 0 ? "M" : "N")
+       << "; wgmma reads 8-bit operands contiguous along K only (give "
+       << (opIdx == 0 ? "A row-major" : "B column-major, as N x K") << ")";
     return why;
   }
   // Contiguous along M or N, a warpgroup's instruction starts at the start

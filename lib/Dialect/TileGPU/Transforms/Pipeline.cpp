@@ -110,7 +110,8 @@ static std::optional<DotLoad> matchDotLoad(ConvertLayoutOp convert) {
   auto type = cast<RankedTensorType>(plain.getType());
   auto layout = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (!layout || type.getRank() != 2 || (bits != 16 && bits != 32) ||
+  if (!layout || type.getRank() != 2 ||
+      (bits != 8 && bits != 16 && bits != 32) ||
       (plain.getOther() && !isZero(plain.getOther())))
     return std::nullopt;
   DotLoad result;

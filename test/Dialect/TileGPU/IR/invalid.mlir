@@ -130,7 +130,7 @@ tile.func @mma_rank(%f: f32) attributes {tilegpu.num_warps = 1 : i32} {
 // -----
 
 tile.func @operand_type(%i: i32) attributes {tilegpu.num_warps = 1 : i32} {
-  // expected-error @below {{an mma operand holds f16, bf16 or f32 (TF32), not 'i32'}}
+  // expected-error @below {{an mma operand holds f16, bf16, f32 (TF32), f8E4M3FN or f8E5M2, not 'i32'}}
   %t = tile.splat %i : i32 -> tensor<16x16xi32, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.mma<{warpsPerCTA = [1, 1]}>}>>
   tile.return
 }
@@ -444,7 +444,7 @@ tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
 tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
   %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
   %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf32, #sh>
-  // expected-error @below {{operand A holds f32; wgmma reads f16 or bf16 here}}
+  // expected-error @below {{operand A holds f32; wgmma reads f16, bf16, f8E4M3FN or f8E5M2 here}}
   %d = tilegpu.warpgroup_dot %a, %a, %c : !tilegpu.memdesc<64x64xf32, #sh>, !tilegpu.memdesc<64x64xf32, #sh>, tensor<64x64xf32, #mma>
   tile.return
 }
@@ -613,5 +613,18 @@ tile.func @k(%x: !tile.ptr<f16>, %m: i32, %k: i32) attributes {tilegpu.num_warps
   %buf = tilegpu.local_alloc : !tilegpu.memdesc<4x8xf16, #sh>
   // expected-error @below {{'tilegpu.tma_load' op cannot write its buffer with TMA: it takes 64 bytes; TMA writes boxes at multiples of 128 bytes}}
   tilegpu.tma_load %desc[%m, %k], %buf, %bars[%c1] : !tile.tensor_desc<4x8xf16>, !tilegpu.memdesc<4x8xf16, #sh>, !tilegpu.mbarriers<1>
+  tile.return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sh = #tilegpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+tile.func @k(%f: f32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c = tile.splat %f : f32 -> tensor<64x64xf32, #mma>
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf8E4M3FN, #sh>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf8E4M3FN, #sh>
+  // expected-error @below {{operand B is contiguous along N; wgmma reads 8-bit operands contiguous along K only (give B column-major, as N x K)}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf8E4M3FN, #sh>, !tilegpu.memdesc<64x64xf8E4M3FN, #sh>, tensor<64x64xf32, #mma>
   tile.return
 }

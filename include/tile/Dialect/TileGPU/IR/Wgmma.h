@@ -7,11 +7,13 @@
 // - the accumulator: M x N in f32 over warps [wm, wn], wm a multiple of 4
 //   (whole warpgroups stacked along M), each warpgroup 64 rows at a time by
 //   N / wn columns, at most 256 columns per instruction;
-// - the operands: 16-bit elements in shared memory, in the canonical
-//   layouts a matrix descriptor describes: rows of 32, 64 or 128 bytes
-//   swizzled by the matching pattern (#tilegpu.shared with vec = 8 and
-//   perPhase x maxPhase = 8), longer rows cut into blocks of 128 bytes
-//   (columnsPerBlock).
+// - the operands: 16-bit elements (f16, bf16) or 8-bit ones (f8E4M3FN,
+//   f8E5M2, contiguous along K only: wgmma transposes 16-bit operands
+//   alone) in shared memory, in the canonical layouts a matrix descriptor
+//   describes: rows of 32, 64 or 128 bytes swizzled by the matching pattern
+//   (#tilegpu.shared with vec = 16 bytes and perPhase x maxPhase = 8),
+//   longer rows cut into blocks of 128 bytes (columnsPerBlock); an
+//   instruction reads 32 bytes of K (16 elements of 16 bits, 32 of 8).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +27,19 @@
 namespace mlir::tilegpu {
 
 /// The layout wgmma reads a tile of `shape` and `element` from when it is
-/// contiguous along `order[0]`; none when it cannot (not 16-bit elements,
-/// or rows shorter than 32 bytes).
+/// contiguous along `order[0]`; none when it cannot (not an element type
+/// wgmma reads, or rows shorter than 32 bytes).
 SharedEncodingAttr getWgmmaSharedLayout(MLIRContext *context,
                                         ArrayRef<int64_t> shape, Type element,
                                         ArrayRef<unsigned> order);
+
+/// Whether wgmma multiplies operands of `element`: f16, bf16, f8E4M3FN,
+/// f8E5M2.
+bool isWgmmaElementType(Type element);
+
+/// The K of one wgmma instruction on operands of `element`: 16 for 16-bit
+/// elements, 32 for 8-bit ones.
+int64_t getWgmmaInstrK(Type element);
 
 /// The bytes of one swizzled row of a buffer in a wgmma layout (32, 64 or
 /// 128): the descriptor's swizzle mode.
