@@ -8,6 +8,10 @@ launch, and torch.matmul on tensors of the same shape with CUDA events
 (median of the same number of runs, after warm-up). Prints one line per
 measurement: TFLOPS (2 M N K / median time) and tile / cuBLAS.
 
+The 8-bit floats (--dtypes f8E4M3FN, f8E5M2) take B column-major (N x K
+in memory), as wgmma's 8-bit form and cuBLAS's need: tile stores C in the
+8-bit type, cuBLAS (torch._scaled_mm, scales of 1) and Triton in bf16.
+
 Run on the GPU machine from the repository root, with the bundle unpacked
 (bench/unpack-tile-run.sh):
 
@@ -21,19 +25,25 @@ import subprocess
 import sys
 
 
+F8 = ("f8E4M3FN", "f8E5M2")
+
+
 def tile_time(run, dtype, m, n, k, params, reps, tma=False):
     defines = []
     for name, value in params.items():
         defines += ["-D", f"{name}={value}"]
     grid = -(-m // params["BLOCK_M"]) * -(-n // params["BLOCK_N"])
+    # B as K x N row-major, or for 8-bit floats N x K (column-major).
+    b_spec, b_strides = ((f"{dtype}[{n}x{k}]", ["1", str(k)]) if dtype in F8
+                         else (f"{dtype}[{k}x{n}]", [str(n), "1"]))
     cmd = [run, "examples/matmul.mlir", "--target=cuda", "--no-tuning-cache",
            "-D", f"DTYPE={dtype}", *defines, "--grid", str(grid),
            "--arg", f"{dtype}[{m}x{k}]=uniform:1",
-           "--arg", f"{dtype}[{k}x{n}]=uniform:2",
+           "--arg", f"{b_spec}=uniform:2",
            "--arg", f"{dtype}[{m}x{n}]=zeros",
            "--arg", f"i32={m}", "--arg", f"i32={n}", "--arg", f"i32={k}",
            "--arg", f"i32={k}", "--arg", "i32=1",
-           "--arg", f"i32={n}", "--arg", "i32=1",
+           "--arg", f"i32={b_strides[0]}", "--arg", f"i32={b_strides[1]}",
            "--arg", f"i32={n}", "--arg", "i32=1",
            "--bench", "--bench-reps", str(reps), "--timing"]
     if tma:
@@ -58,11 +68,26 @@ def torch_time(torch, dtype, m, n, k, reps, flush):
     types = {"f16": torch.float16, "bf16": torch.bfloat16,
              "f32": torch.float32}
     torch.backends.cuda.matmul.allow_tf32 = True
-    a = torch.rand(m, k, device="cuda", dtype=types[dtype])
-    b = torch.rand(k, n, device="cuda", dtype=types[dtype])
+    if dtype in F8:
+        # cuBLAS's fp8 matmul: B column-major, C in bf16, unit scales.
+        f8 = getattr(torch, {"f8E4M3FN": "float8_e4m3fn",
+                             "f8E5M2": "float8_e5m2"}[dtype])
+        a = torch.rand(m, k, device="cuda").to(f8)
+        b_t = torch.rand(n, k, device="cuda").to(f8)
+        one = torch.tensor(1.0, device="cuda")
+
+        def product():
+            return torch._scaled_mm(a, b_t.t(), one, one,
+                                    out_dtype=torch.bfloat16)
+    else:
+        a = torch.rand(m, k, device="cuda", dtype=types[dtype])
+        b = torch.rand(k, n, device="cuda", dtype=types[dtype])
+
+        def product():
+            return torch.matmul(a, b)
     scratch = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
     for _ in range(10):
-        torch.matmul(a, b)
+        product()
     times = []
     for _ in range(reps):
         if flush:
@@ -70,7 +95,7 @@ def torch_time(torch, dtype, m, n, k, reps, flush):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
-        torch.matmul(a, b)
+        product()
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
@@ -126,10 +151,19 @@ def triton_time(torch, kernel, dtype, m, n, k, reps):
     torch_time times torch.matmul (L2 flushed before each run), after a
     check against torch.matmul."""
     types = {"f16": torch.float16, "bf16": torch.bfloat16}
-    a = torch.rand(m, k, device="cuda", dtype=types[dtype])
-    b = torch.rand(k, n, device="cuda", dtype=types[dtype])
-    c = torch.empty(m, n, device="cuda", dtype=types[dtype])
-    ref = torch.matmul(a, b).float()
+    if dtype in F8:
+        # Triton's fp8 dot on Hopper: B column-major, C in bf16.
+        f8 = getattr(torch, {"f8E4M3FN": "float8_e4m3fn",
+                             "f8E5M2": "float8_e5m2"}[dtype])
+        a = torch.rand(m, k, device="cuda").to(f8)
+        b = torch.rand(n, k, device="cuda").to(f8).t()
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        ref = a.float() @ b.float()
+    else:
+        a = torch.rand(m, k, device="cuda", dtype=types[dtype])
+        b = torch.rand(k, n, device="cuda", dtype=types[dtype])
+        c = torch.empty(m, n, device="cuda", dtype=types[dtype])
+        ref = torch.matmul(a, b).float()
     scratch = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
     best = None
     for bm, bn, bk, warps, stages in TRITON_CONFIGS:
@@ -206,11 +240,12 @@ def main():
             flops = 2.0 * m * n * k
             ref = torch_time(torch, dtype, m, n, k, args.reps, flush=True)
             warm = torch_time(torch, dtype, m, n, k, args.reps, flush=False)
-            print(f"{dtype} {m}x{n}x{k}: torch.matmul {ref:.4f} ms, "
+            peer = "torch._scaled_mm" if dtype in F8 else "torch.matmul"
+            print(f"{dtype} {m}x{n}x{k}: {peer} {ref:.4f} ms, "
                   f"{flops / ref / 1e9:.1f} TFLOPS with L2 flushed as for "
                   f"tile (ratios below are against this); {warm:.4f} ms, "
                   f"{flops / warm / 1e9:.1f} TFLOPS without", flush=True)
-            if args.triton and dtype in ("f16", "bf16"):
+            if args.triton and dtype in ("f16", "bf16") + F8:
                 best = triton_time(torch, triton_kernel, dtype, m, n, k,
                                    args.reps)
                 if best:

@@ -14,7 +14,8 @@ import argparse
 import re
 import sys
 
-SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.matmul ([0-9.]+) ms, ([0-9.]+) TFLOPS")
+# torch.matmul, or for the 8-bit floats torch._scaled_mm (cuBLAS's fp8).
+SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.(?:matmul|_scaled_mm) ([0-9.]+) ms, ([0-9.]+) TFLOPS")
 TRITON = re.compile(r"^  triton \(best: ([^)]*)\): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
 TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
 
