@@ -72,8 +72,14 @@ mlir::tile::parseTensorMapRecipes(llvm::ArrayRef<int32_t> words,
     case static_cast<int32_t>(TensorMapElement::I32):
       recipe.elementType = DataType::I32;
       break;
+    case static_cast<int32_t>(TensorMapElement::F8E4M3FN):
+      recipe.elementType = DataType::F8E4M3FN;
+      break;
+    case static_cast<int32_t>(TensorMapElement::F8E5M2):
+      recipe.elementType = DataType::F8E5M2;
+      break;
     default:
-      return bad("element type", w[kTensorMapElement], "1 to 4");
+      return bad("element type", w[kTensorMapElement], "1 to 6");
     }
     int32_t rank = w[kTensorMapRank];
     if (rank != 1 && rank != 2)

@@ -58,7 +58,14 @@ enum TensorMapWord : int32_t {
 };
 
 /// Element types a tensor map recipe names.
-enum class TensorMapElement : int32_t { F16 = 1, BF16 = 2, F32 = 3, I32 = 4 };
+enum class TensorMapElement : int32_t {
+  F16 = 1,
+  BF16 = 2,
+  F32 = 3,
+  I32 = 4,
+  F8E4M3FN = 5,
+  F8E5M2 = 6
+};
 
 } // namespace mlir::tile
 

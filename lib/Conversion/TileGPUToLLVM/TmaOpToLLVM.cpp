@@ -57,6 +57,10 @@ static std::optional<TensorMapElement> getMapElement(Type type) {
     return TensorMapElement::F32;
   if (type.isInteger(32))
     return TensorMapElement::I32;
+  if (isa<Float8E4M3FNType>(type))
+    return TensorMapElement::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return TensorMapElement::F8E5M2;
   return std::nullopt;
 }
 
@@ -98,8 +102,8 @@ LogicalResult mlir::tilegpu::analyzeTensorMaps(tile::FuncOp func,
     auto base = dyn_cast<BlockArgument>(desc.getBase());
     if (!element || !base || base.getOwner() != &func.getBody().front()) {
       desc.emitOpError("cannot be made into a tensor map: its base must be "
-                       "a kernel argument and its elements f16, bf16, f32 "
-                       "or i32");
+                       "a kernel argument and its elements f16, bf16, f32, "
+                       "i32, f8E4M3FN or f8E5M2");
       return WalkResult::interrupt();
     }
     SmallVector<int32_t> words(kTensorMapWords, 0);

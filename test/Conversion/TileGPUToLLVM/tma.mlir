@@ -115,7 +115,7 @@ tile.func @desc_load(%x: !tile.ptr<f16> {tile.divisibility = 16 : i64}, %m: i32,
 tile.func @i64(%x: !tile.ptr<i64> {tile.divisibility = 16 : i64}, %m: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %c1 = arith.constant 1 : i32
   %c0 = arith.constant 0 : i32
-  // expected-error @below {{'tile.make_tensor_desc' op cannot be made into a tensor map: its base must be a kernel argument and its elements f16, bf16, f32 or i32}}
+  // expected-error @below {{'tile.make_tensor_desc' op cannot be made into a tensor map: its base must be a kernel argument and its elements f16, bf16, f32, i32, f8E4M3FN or f8E5M2}}
   %desc = tile.make_tensor_desc %x, [%m, %k], [%k, %c1] : !tile.ptr<i64> -> !tile.tensor_desc<8x16xi64>
   %bars = tilegpu.mbarrier_alloc {arrivals = 1 : i32} : !tilegpu.mbarriers<1>
   %buf = tilegpu.local_alloc : !tilegpu.memdesc<8x16xi64, #sh>

@@ -114,27 +114,36 @@ static void expandDescLoad(DescLoadOp load, MakeTensorDescOp desc,
 
 /// Whether wgmma computes `dot` on `numWarps` warps: the shapes its
 /// warpgroups take (tile/Dialect/TileGPU/IR/Wgmma.h) and K a multiple of
-/// its 16. The staging TMA copies into is wgmma's own.
+/// its instruction's (16, or 32 for 8-bit floats). The staging TMA copies
+/// into is wgmma's own.
 static bool isWarpgroupDot(DotOp dot, unsigned numWarps) {
   RankedTensorType a = dot.getA().getType(), d = dot.getD().getType();
-  return a.getDimSize(1) % 16 == 0 &&
+  return a.getDimSize(1) % tilegpu::getWgmmaInstrK(a.getElementType()) == 0 &&
          tilegpu::getWgmmaWarpsPerCTA(d.getShape(), numWarps).has_value();
 }
 
 /// Whether a TMA copy serves `load` (see the pass's description): its tile
-/// only an operand of dots wgmma computes, 16-bit, a box of two dimensions
-/// with rows of at least 32 bytes (the narrowest swizzle) and a multiple of
-/// 8 rows (a swizzle's period), in a loop of more than one iteration (one
-/// of at most one, which canonicalization then inlines, would leave the
-/// load outside any loop, where tilegpu-pipeline cannot stage it: tile-smith's
-/// seed 3158).
+/// only an operand of dots wgmma computes, 16-bit (or 8-bit, as the dots'
+/// A only: wgmma reads 8-bit operands contiguous along K, and a box's rows
+/// are contiguous along B's N), a box of two dimensions with rows of at
+/// least 32 bytes (the narrowest swizzle) and a multiple of 8 rows (a
+/// swizzle's period), in a loop of more than one iteration (one of at most
+/// one, which canonicalization then inlines, would leave the load outside
+/// any loop, where tilegpu-pipeline cannot stage it: tile-smith's seed
+/// 3158).
 static bool servedByTma(DescLoadOp load, unsigned numWarps) {
   TensorDescType type = load.getDesc().getType();
   Type element = type.getElementType();
-  if (type.getRank() != 2 || !(element.isF16() || element.isBF16()))
+  bool is8Bit = isa<Float8E4M3FNType, Float8E5M2Type>(element);
+  if (type.getRank() != 2 || !(element.isF16() || element.isBF16() || is8Bit))
     return false;
   ArrayRef<int64_t> box = type.getBlockShape();
-  if (box[1] * 2 < 32 || box[0] % 8 != 0)
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  if (box[1] * bytes < 32 || box[0] % 8 != 0)
+    return false;
+  if (is8Bit && llvm::any_of(load->getUses(), [](OpOperand &use) {
+        return use.getOperandNumber() != 0;
+      }))
     return false;
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
   if (!loop || load->use_empty())

@@ -251,11 +251,16 @@ static bool isNonNegative(Value value, unsigned depth = 0) {
 static std::optional<Rewrite> matchLoad(LoadOp load, DominanceInfo &dominance) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  Type element = type ? type.getElementType() : Type();
+  // 8-bit floats as the dots' A only: their B's rows (along N) are not the
+  // K-contiguous rows wgmma reads 8-bit operands in.
+  bool is8Bit = element && isa<Float8E4M3FNType, Float8E5M2Type>(element);
   if (!type || type.getRank() != 2 || !loop || !load.getMask() ||
-      !(type.getElementType().isF16() || type.getElementType().isBF16()))
+      !(element.isF16() || element.isBF16() || is8Bit))
     return std::nullopt;
-  if (load->use_empty() || !llvm::all_of(load->getUses(), [](OpOperand &use) {
-        return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+  if (load->use_empty() || !llvm::all_of(load->getUses(), [&](OpOperand &use) {
+        return isa<DotOp>(use.getOwner()) &&
+               use.getOperandNumber() < (is8Bit ? 1u : 2u);
       }))
     return std::nullopt;
   if (load.getOther() && !isZeroTile(load.getOther()))

@@ -51,7 +51,8 @@ def TileLoadsToDescs : Pass<"tile-loads-to-descs", "ModuleOp"> {
     serves and expands the others back). A load is taken when:
 
     - it is in an `scf.for`, of f16 or bf16, rank 2, and only `tile.dot`'s
-      operand;
+      operand (or of f8E4M3FN or f8E5M2 and only `tile.dot`'s A: `wgmma`
+      reads 8-bit operands contiguous along K, which B's rows are not);
     - its pointers are a kernel argument, plus scalar offsets, plus per
       dimension `(start + tile.range)` spread over the tile
       (`tile.expand_dims` and `tile.broadcast`) times a stride, the
@@ -121,7 +122,8 @@ def TileExpandTensorDescs : Pass<"tile-expand-tensor-descs", "ModuleOp"> {
     sm_90a (the pipeline sets it there when asked to): those whose tile is
     only an operand of `tile.dot`s that `wgmma` can compute (an M x N
     product whose warpgroups `getWgmmaWarpsPerCTA` places on the kernel's
-    warps, K a multiple of 16), of f16 or bf16, a box of two dimensions
+    warps, K a multiple of 16, or 32 for 8-bit floats), of f16 or bf16
+    (or of f8E4M3FN or f8E5M2 as the dots' A only), a box of two dimensions
     with rows of at least 32 bytes and a multiple of 8 rows, loaded in an
     `scf.for` of more than one iteration (one of one is inlined later).
     `tilegpu-pipeline` copies them with `tilegpu.tma_load`, and the kernel
