@@ -277,9 +277,10 @@ float mlir::tile::convertF8ToFloat(DataType type, uint8_t bits) {
 template <typename T> static uint8_t narrowToF8(DataType type, T value) {
   const llvm::fltSemantics &semantics = getFloatSemantics(type);
   llvm::APFloat source(value);
+  // NaN becomes 0x7F in both formats (S.1111.111 in f8E4M3FN, a quiet NaN
+  // in f8E5M2), as utils/float8.py writes it.
   if (source.isNaN())
-    return static_cast<uint8_t>(
-        llvm::APFloat::getNaN(semantics).bitcastToAPInt().getZExtValue());
+    return 0x7F;
   llvm::APFloat result = source;
   bool losesInfo;
   result.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);

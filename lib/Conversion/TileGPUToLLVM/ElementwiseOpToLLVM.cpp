@@ -75,7 +75,10 @@ struct MaskOpLowering : ConversionPattern {
     SmallVector<SmallVector<Value>> elements;
     for (Value operand : operands)
       elements.push_back(unpackVector(rewriter, loc, operand));
-    Type scalarType = resultType.getElementType();
+    // The scalar as LLVM holds it (an 8-bit float is an i8; a select of
+    // them is one of bytes).
+    Type scalarType =
+        getTypeConverter()->convertType(resultType.getElementType());
     SmallVector<Value> results;
     int64_t count = cast<VectorType>(converted).getNumElements();
     int64_t run = info.constantRun.lookup(op);

@@ -26,7 +26,9 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// How a group of elements travels as PTX registers.
+/// How a group of elements travels as PTX registers. A lone byte (an 8-bit
+/// float) is moved in a 16-bit register, PTX's narrowest, and loaded or
+/// stored as .b8 from or to it.
 struct WordLayout {
   unsigned wordBits;
   unsigned numWords;
@@ -36,6 +38,8 @@ struct WordLayout {
     wordBits = elementBits == 64 ? 64 : std::min(32u, total);
     numWords = total / wordBits;
   }
+  /// The bits of the register a word is held in.
+  unsigned registerBits() const { return std::max(16u, wordBits); }
   char constraint() const {
     return wordBits == 64 ? 'l' : wordBits == 32 ? 'r' : 'h';
   }
@@ -43,6 +47,9 @@ struct WordLayout {
     return numWords == 1 ? "" : ".v" + std::to_string(numWords);
   }
   std::string typeSuffix() const { return ".b" + std::to_string(wordBits); }
+  std::string registerSuffix() const {
+    return ".b" + std::to_string(registerBits());
+  }
 };
 } // namespace
 
@@ -78,7 +85,7 @@ SmallVector<Value> mlir::tilegpu::emitPredicatedLoad(OpBuilder &b, Location loc,
                                                      Type elementType,
                                                      int64_t width) {
   WordLayout words(elementType.getIntOrFloatBitWidth(), width);
-  Type wordType = b.getIntegerType(words.wordBits);
+  Type wordType = b.getIntegerType(words.registerBits());
   SmallVector<Value> otherWords;
   if (!other.empty())
     otherWords = toWords(b, loc, other, words);
@@ -86,12 +93,15 @@ SmallVector<Value> mlir::tilegpu::emitPredicatedLoad(OpBuilder &b, Location loc,
     for (unsigned i = 0; i < words.numWords; ++i)
       otherWords.push_back(LLVM::ConstantOp::create(
           b, loc, wordType, b.getIntegerAttr(wordType, 0)));
+  for (Value &word : otherWords)
+    if (word.getType() != wordType)
+      word = LLVM::ZExtOp::create(b, loc, wordType, word);
 
   unsigned n = words.numWords;
   std::string code, constraints;
   SmallVector<std::string> outputs;
   for (unsigned i = 0; i < n; ++i) {
-    code += llvm::formatv("mov{0} ${1}, ${2};\n\t", words.typeSuffix(), i,
+    code += llvm::formatv("mov{0} ${1}, ${2};\n\t", words.registerSuffix(), i,
                           n + 2 + i);
     outputs.push_back("$" + std::to_string(i));
     constraints += std::string("=") + words.constraint() + ",";
@@ -124,6 +134,10 @@ SmallVector<Value> mlir::tilegpu::emitPredicatedLoad(OpBuilder &b, Location loc,
     for (unsigned i = 0; i < n; ++i)
       loaded.push_back(
           LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  if (words.registerBits() != words.wordBits)
+    for (Value &word : loaded)
+      word =
+          LLVM::TruncOp::create(b, loc, b.getIntegerType(words.wordBits), word);
   return fromWords(b, loc, loaded, elementType, width);
 }
 
@@ -133,6 +147,10 @@ static void emitPredicatedStore(OpBuilder &b, Location loc, Value address,
   WordLayout words(values.front().getType().getIntOrFloatBitWidth(),
                    values.size());
   SmallVector<Value> wordValues = toWords(b, loc, values, words);
+  if (words.registerBits() != words.wordBits)
+    for (Value &word : wordValues)
+      word = LLVM::ZExtOp::create(b, loc,
+                                  b.getIntegerType(words.registerBits()), word);
   unsigned n = words.numWords;
   SmallVector<std::string> inputs;
   std::string constraints = "b,l";

@@ -182,11 +182,13 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
             /*cpSize=*/Value());
         continue;
       }
-      // Too small for cp.async: a predicated load, stored at once.
+      // Too small for cp.async: a predicated load, stored at once (of the
+      // element as LLVM holds it: an 8-bit float is an i8).
+      Type held = getTypeConverter()->convertType(element);
       SmallVector<Value> values = emitPredicatedLoad(
-          rewriter, loc, ptrs[r], pred ? pred : trueValue, {}, element, width);
+          rewriter, loc, ptrs[r], pred ? pred : trueValue, {}, held, width);
       Value vector =
-          packVector(rewriter, loc, VectorType::get({width}, element), values);
+          packVector(rewriter, loc, VectorType::get({width}, held), values);
       LLVM::StoreOp::create(rewriter, loc, vector, dst, size);
     }
     rewriter.eraseOp(op);

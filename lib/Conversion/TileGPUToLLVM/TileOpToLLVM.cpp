@@ -360,9 +360,14 @@ struct TileConstantOpLowering : ConvertOpToLLVMPattern<arith::ConstantOp> {
                             "lowering supports splat constants only");
     auto vectorType =
         cast<VectorType>(getTypeConverter()->convertType(tensorType));
+    Attribute value = splat.getSplatValue<Attribute>();
+    // A float held as an integer (an 8-bit float is an i8): its bits.
+    if (auto floatValue = dyn_cast<FloatAttr>(value);
+        floatValue && isa<IntegerType>(vectorType.getElementType()))
+      value = IntegerAttr::get(vectorType.getElementType(),
+                               floatValue.getValue().bitcastToAPInt());
     rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(
-        op, vectorType,
-        DenseElementsAttr::get(vectorType, splat.getSplatValue<Attribute>()));
+        op, vectorType, DenseElementsAttr::get(vectorType, value));
     return success();
   }
 };

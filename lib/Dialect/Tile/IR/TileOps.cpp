@@ -133,6 +133,17 @@ LogicalResult FuncOp::verifyRegions() {
                       "(tile.dot): cast them to f16 or f32 first");
       return WalkResult::interrupt();
     }
+    // The GPU's conversions to 8-bit floats round to nearest, ties to even
+    // (cvt.rn.satfinite), only.
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+        trunc && isF8(trunc.getType()) && trunc.getRoundingmodeAttr() &&
+        *trunc.getRoundingmode() != arith::RoundingMode::to_nearest_even) {
+      trunc.emitOpError("rounds to an 8-bit float with rounding mode '")
+          << arith::stringifyRoundingMode(*trunc.getRoundingmode())
+          << "'; conversions to 8-bit floats round to nearest, ties to even "
+             "(tile.cast)";
+      return WalkResult::interrupt();
+    }
     for (Type type : op->getResultTypes())
       if (failed(checkType(op, type)))
         return WalkResult::interrupt();

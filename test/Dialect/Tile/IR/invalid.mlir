@@ -159,6 +159,15 @@ tile.func @f8_arithmetic(%x: !tile.ptr<f8E4M3FN>) {
 
 // -----
 
+tile.func @f8_rounding(%y: !tile.ptr<f8E4M3FN>, %f: f32) {
+  // expected-error @below {{rounds to an 8-bit float with rounding mode 'downward'; conversions to 8-bit floats round to nearest, ties to even (tile.cast)}}
+  %w = arith.truncf %f {roundingmode = 1 : i32} : f32 to f8E4M3FN
+  tile.store %y, %w : !tile.ptr<f8E4M3FN>
+  tile.return
+}
+
+// -----
+
 tile.func @f8_exp(%x: !tile.ptr<f8E5M2>) {
   %p = tile.splat %x : !tile.ptr<f8E5M2> -> tensor<4x!tile.ptr<f8E5M2>>
   %v = tile.load %p : tensor<4x!tile.ptr<f8E5M2>>
