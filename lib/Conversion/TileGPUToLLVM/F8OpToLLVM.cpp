@@ -37,26 +37,15 @@ namespace {
 /// The elements a thread holds of a converted value (a vector, or a scalar
 /// as one element), and back.
 SmallVector<Value> unpack(OpBuilder &b, Location loc, Value value) {
-  auto vector = dyn_cast<VectorType>(value.getType());
-  if (!vector)
-    return {value};
-  SmallVector<Value> elements;
-  for (int64_t i = 0, e = vector.getNumElements(); i < e; ++i)
-    elements.push_back(LLVM::ExtractElementOp::create(
-        b, loc, value, LLVM::ConstantOp::create(b, loc, b.getI32Type(), i)));
-  return elements;
+  if (isa<VectorType>(value.getType()))
+    return unpackVector(b, loc, value);
+  return {value};
 }
 
 Value pack(OpBuilder &b, Location loc, Type type, ArrayRef<Value> elements) {
-  auto vector = dyn_cast<VectorType>(type);
-  if (!vector)
-    return elements.front();
-  Value result = LLVM::PoisonOp::create(b, loc, type);
-  for (auto [i, element] : llvm::enumerate(elements))
-    result = LLVM::InsertElementOp::create(
-        b, loc, result, element,
-        LLVM::ConstantOp::create(b, loc, b.getI32Type(), i));
-  return result;
+  if (isa<VectorType>(type))
+    return packVector(b, loc, type, elements);
+  return elements.front();
 }
 
 /// An f16, bf16 or f32 `value` as f32 (exact).
@@ -94,11 +83,9 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
       Value pair = pack(rewriter, loc, pairType, {bytes[i], second});
       Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
           rewriter, loc, halvesType, pair, /*relu=*/false, source);
+      SmallVector<Value> pairHalves = unpackVector(rewriter, loc, halves);
       for (size_t j = i; j < std::min(i + 2, bytes.size()); ++j) {
-        Value half = LLVM::ExtractElementOp::create(
-            rewriter, loc, halves,
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     j - i));
+        Value half = pairHalves[j - i];
         if (target.isF16()) {
           results.push_back(half);
           continue;
@@ -147,11 +134,9 @@ struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
       Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
           rewriter, loc, pairType, second, values[i], NVVM::FPRoundingMode::RN,
           NVVM::SaturationMode::SATFINITE, /*relu=*/false, target);
+      SmallVector<Value> pairBytes = unpackVector(rewriter, loc, pair);
       for (size_t j = i; j < std::min(i + 2, values.size()); ++j)
-        results.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, pair,
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     j - i)));
+        results.push_back(pairBytes[j - i]);
     }
     rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
     return success();
