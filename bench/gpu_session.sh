@@ -49,7 +49,15 @@
 #             --tma with MATMUL_TMA=1) at $MATMUL_SIZES (issue26:
 #             issue 26's sweep) with $MATMUL_CONFIGS (and an older
 #             tile-run, NAME=PATH, timed beside it on each with
-#             MATMUL_BASELINE)
+#             MATMUL_BASELINE; and PTX compiled here, NAME=PATTERN ...
+#             for matmul_bench.py --ptx, with MATMUL_PTX), into
+#             /tmp/o/$MATMUL_NAME.log (default matmul-bench)
+#   ncu-matmul
+#             bench/ncu_matmul.sh (stall reasons, then the stall samples of
+#             each SASS instruction with --source) of tile's and Triton's
+#             matmuls at $NCU_MATMUL (DTYPE M N K BLOCK_M BLOCK_N BLOCK_K
+#             WARPS STAGES; default f16 at 4096^3, 128 x 256 x 64, 8 warps,
+#             3 stages), and Triton's PTX
 #   queued    bench/queued_vs_persistent.py (softmax_cluster, clusters of
 #             16: the persistent grid against one cluster per row) at
 #             $QUEUED_SHAPES / $QUEUED_DTYPES
@@ -134,6 +142,15 @@ for step in "$@"; do
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${TIMING_SECONDS:-200} python3 bench/timing_conditions.py \
       > $o/timing.jsonl 2> $o/timing.err
     echo "timing rc=$?" ;;
+  ncu-matmul)
+    mkdir -p /tmp/tile-gpu/bin
+    [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
+    chmod +x /tmp/tile-gpu/bin/tile-run
+    spec=${NCU_MATMUL:-f16 4096 4096 4096 128 256 64 8 3}
+    TRITON_PTX_OUT=$o/ncu-matmul/triton.ptx bash bench/ncu_matmul.sh $o/ncu-matmul $spec
+    bash bench/ncu_matmul.sh --source $o/ncu-matmul $spec
+    for f in $o/ncu-matmul/*.csv; do [ -f "$f" ] && xz -9 "$f"; done
+    echo "ncu-matmul done" ;;
   queued)
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
@@ -151,7 +168,8 @@ for step in "$@"; do
     TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
       ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} ${MATMUL_TMA:+--tma} \
       ${MATMUL_BASELINE:+--baseline-run $MATMUL_BASELINE --baseline-all} \
-      > $o/matmul-bench.log 2>&1
+      $(for v in ${MATMUL_PTX:-}; do echo --ptx $v; done) \
+      > $o/${MATMUL_NAME:-matmul-bench}.log 2>&1
     echo "matmul rc=$?" ;;
   interleaved)
     TILE_BUNDLE_SRC=$PWD/dist/tile-gpu/src timeout ${I27_SECONDS:-560} python3 bench/issue27_interleaved.py \

@@ -19,6 +19,7 @@ Run on the GPU machine from the repository root, with the bundle unpacked
 """
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -28,7 +29,7 @@ import sys
 F8 = ("f8E4M3FN", "f8E5M2")
 
 
-def tile_time(run, dtype, m, n, k, params, reps, tma=False):
+def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None):
     defines = []
     for name, value in params.items():
         defines += ["-D", f"{name}={value}"]
@@ -46,6 +47,10 @@ def tile_time(run, dtype, m, n, k, params, reps, tma=False):
            "--arg", f"i32={b_strides[0]}", "--arg", f"i32={b_strides[1]}",
            "--arg", f"i32={n}", "--arg", "i32=1",
            "--bench", "--bench-reps", str(reps), "--timing"]
+    if ptx:
+        # A kernel compiled elsewhere (tile-opt --tile-to-ptx with options
+        # tile-run does not have), specialized for this launch.
+        cmd += ["--ptx", ptx]
     if tma:
         # TMA's copies of A and B (sm_90a): tile-loads-to-descs takes the
         # example's loads, their unit strides passed as 1.
@@ -227,6 +232,12 @@ def main():
     parser.add_argument("--tma", action="store_true",
                         help="also time each configuration with tile-run "
                         "--tma (TMA copies on sm_90a), as 'tile+tma'")
+    parser.add_argument("--ptx", action="append", default=[],
+                        metavar="NAME=PATTERN",
+                        help="also time, as NAME, the PTX file PATTERN "
+                        "names ({dtype}, {bm}, {bn}, {bk}, {warps} and "
+                        "{stages} filled in) with tile-run --ptx, where it "
+                        "exists; may be repeated")
     parser.add_argument("--triton", action="store_true",
                         help="also time a Triton kernel written as its "
                         "tutorial's, best of TRITON_CONFIGS, in the same run")
@@ -272,15 +283,25 @@ def main():
                     runs.append((args.run, config, "tile+tma"))
                 if index == 0 or args.baseline_all:
                     runs += [(path, config, name) for path, name in baselines]
+                runs += [(args.run, config, value)
+                         for value in args.ptx]
             for run, config, name in runs:
                 values = [int(v) for v in config.split(",")]
                 bm, bn, bk, warps = values[:4]
                 stages = values[4] if len(values) > 4 else 3
+                ptx = None
+                if "=" in name:
+                    name, _, pattern = name.partition("=")
+                    ptx = pattern.format(dtype=dtype, bm=bm, bn=bn, bk=bk,
+                                         warps=warps, stages=stages)
+                    if not os.path.exists(ptx):
+                        continue
                 params = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                           "NUM_WARPS": warps, "NUM_STAGES": stages,
                           "GROUP_M": 8}
                 ms, info = tile_time(run, dtype, m, n, k, params, args.reps,
-                                     tma=name == "tile+tma")
+                                     tma=name == "tile+tma" or bool(ptx),
+                                     ptx=ptx)
                 label = f"  {name} {bm}x{bn}x{bk} {warps} warps {stages} stages"
                 if ms is None:
                     print(f"{label}: failed: {' | '.join(info)}", flush=True)

@@ -20,8 +20,12 @@ c = torch.empty(m, n, device="cuda", dtype=types[dtype])
 kernel = matmul_bench.triton_matmul()
 grid = (-(-m // bm) * -(-n // bn),)
 for _ in range(2):
-    kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+    compiled = kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                  b.stride(1), c.stride(0), c.stride(1), BLOCK_M=bm,
                  BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
                  num_stages=stages)
 torch.cuda.synchronize()
+# With TRITON_PTX_OUT=FILE, the PTX Triton compiled, to read beside tile's.
+if os.environ.get("TRITON_PTX_OUT"):
+    with open(os.environ["TRITON_PTX_OUT"], "w") as f:
+        f.write(compiled.asm["ptx"])

@@ -21,12 +21,14 @@ Tolerance mlir::tile::getDefaultTolerance(DataType type) {
     return {2e-3, 1e-6};
   case DataType::BF16:
     return {1.6e-2, 1e-6};
-  // Half a unit in the last place of 3 and 2 mantissa bits: results rounded
-  // the other way from one computed in another order.
+  // A unit in the last place of 3 and 2 mantissa bits, relative to the
+  // bottom of a binade, and the smallest subnormal (2^-9, 2^-16): results
+  // rounded the other way from a sum computed in another order (wgmma's, or
+  // the interpreter's), near zero too.
   case DataType::F8E4M3FN:
-    return {1.25e-1, 1e-6};
+    return {1.25e-1, 0x1p-9};
   case DataType::F8E5M2:
-    return {2.5e-1, 1e-6};
+    return {2.5e-1, 0x1p-16};
   case DataType::I1:
   case DataType::I32:
   case DataType::I64:

@@ -86,14 +86,16 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   layoutOptions.numWarps = options.numWarps;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   pm.addPass(tilegpu::createTileGPUCoalesce());
-  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  tilegpu::TileGPURemoveLayoutConversionsOptions conversionOptions;
+  conversionOptions.storeFromMma = options.storeFromMma;
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions(conversionOptions));
   pm.addPass(tilegpu::createTileGPUPipeline());
   tilegpu::TileGPUWarpgroupDotOptions wgmmaOptions;
   wgmmaOptions.chip = options.chip;
   pm.addPass(tilegpu::createTileGPUWarpgroupDot(wgmmaOptions));
   pm.addPass(tilegpu::createTileGPUSplitDot());
   pm.addPass(tilegpu::createTileGPUPrefetch());
-  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions(conversionOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -160,8 +160,17 @@ int64_t Generator::dotScratch(ElementType type, DotPrecision precision,
   // result back.
   int64_t bytes = lhsBytes + rhsBytes;
   if (onTensorCores(type, precision))
-    bytes += program.blockRows * program.blockCols * 4 * (constantAcc ? 1 : 2);
+    bytes += conversionScratch(program.blockRows, program.blockCols, 4) *
+             (constantAcc ? 1 : 2);
   return bytes;
+}
+
+int64_t Generator::conversionScratch(int64_t rows, int64_t cols,
+                                     int64_t size) {
+  // Rows padded by 16 bytes where they are a multiple of 64
+  // (getConversionScratchStrides).
+  int64_t row = cols * size;
+  return rows * (row % 64 == 0 ? row + 16 : row);
 }
 
 int64_t Generator::operandScratch(int operand) const {
@@ -170,18 +179,17 @@ int64_t Generator::operandScratch(int operand) const {
       op.shape == Shape::Lhs
           ? std::vector<int64_t>{program.blockRows, program.dotK}
           : std::vector<int64_t>{program.dotK, program.blockCols};
-  int64_t elements = dims[0] * dims[1];
   int64_t size = op.type == ElementType::F32 ? 4 : 2;
   switch (op.kind) {
   case OpKind::Constant:
   case OpKind::Expand:
     return 0;
   case OpKind::Cast:
-    return elements * 4;
+    return conversionScratch(dims[0], dims[1], 4);
   case OpKind::Binary:
-    return 2 * elements * size;
+    return 2 * conversionScratch(dims[0], dims[1], size);
   default:
-    return elements * size;
+    return conversionScratch(dims[0], dims[1], size);
   }
 }
 

@@ -169,6 +169,9 @@ private:
   /// compiler may convert what it is computed from instead (a cast's f32
   /// source, both operands of a sum); nothing for a constant.
   int64_t operandScratch(int operand) const;
+  /// The scratch of one conversion of a rows x cols tile of `size`-byte
+  /// elements through shared memory, as the compiler lays it out.
+  static int64_t conversionScratch(int64_t rows, int64_t cols, int64_t size);
   /// In a program with dots, takes `bytes` of the shared memory the GPU's
   /// reductions and layout conversions may have (48 KiB in all, each its
   /// own) if they are left; a program without dots takes nothing (and

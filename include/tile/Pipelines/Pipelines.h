@@ -54,6 +54,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "map per descriptor, which its launcher makes (other "
                      "chips ignore it)"),
       llvm::cl::init(true)};
+  Option<bool> storeFromMma{
+      *this, "store-from-mma",
+      llvm::cl::desc("Store a tile.dot result straight from its #mma "
+                     "registers (false: through shared memory, in the "
+                     "store's coalesced layout)"),
+      llvm::cl::init(true)};
   Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Write the compiled kernels (PTX, or the cubin) to this "

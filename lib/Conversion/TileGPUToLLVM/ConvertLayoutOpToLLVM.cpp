@@ -3,7 +3,8 @@
 // Three cases, cheapest first: the layouts place every element identically
 // (nothing to do); they differ only in the order of a thread's registers (a
 // shufflevector); otherwise the tile goes through shared memory: every thread
-// writes the elements it holds at their row-major index, a barrier, every
+// writes the elements it holds at their row-major index (rows padded by 16
+// bytes, getConversionScratchStrides, against bank conflicts), a barrier, every
 // thread reads the elements the new layout gives it, and a second barrier
 // where the scratch could otherwise be overwritten too early (see
 // LoweringInfo::trailingBarrier).
@@ -52,16 +53,15 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
       return success();
     }
 
-    // Through shared memory, at row-major indices. i1 travels as i8.
+    // Through shared memory, at row-major indices of padded rows. i1
+    // travels as i8.
     auto vectorType = cast<VectorType>(adaptor.getSrc().getType());
     Type elementType = vectorType.getElementType();
     Type memoryType =
         elementType.isInteger(1) ? rewriter.getI8Type() : elementType;
     int64_t bytes = memoryType.getIntOrFloatBitWidth() / 8;
-    ArrayRef<int64_t> shape = op.getType().getShape();
-    SmallVector<int64_t> strides(shape.size(), 1);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * shape[d + 1];
+    SmallVector<int64_t> strides =
+        getConversionScratchStrides(op.getType().getShape(), bytes);
     auto linear = [&](ArrayRef<int64_t> coords) {
       int64_t index = 0;
       for (auto [c, s] : llvm::zip(coords, strides))

@@ -134,6 +134,14 @@ void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
 /// Shared-memory bytes `op` needs for its scratch, or 0.
 int64_t getSharedMemoryBytes(Operation *op);
 
+/// The element strides of a layout conversion's scratch for a tile of
+/// `shape` and `bytes` per element: row-major, each row padded by 16 bytes
+/// where it is a multiple of 64, so that threads holding the same columns of
+/// consecutive rows (an #mma accumulator's) write to different banks, while
+/// a thread's run of up to 16 bytes stays aligned.
+SmallVector<int64_t> getConversionScratchStrides(ArrayRef<int64_t> shape,
+                                                 int64_t bytes);
+
 /// A cluster reduction's scratch: its two mbarriers (8 bytes each) at byte 0
 /// and 8, its two buffers of slots from this byte on.
 constexpr int64_t kClusterSlotsOffset = 16;

@@ -98,9 +98,25 @@ int64_t mlir::tilegpu::getSharedMemoryBytes(Operation *op) {
     int64_t bytes = isa<tile::PointerType>(element)
                         ? 8
                         : std::max(1u, element.getIntOrFloatBitWidth() / 8);
-    return type.getNumElements() * bytes;
+    SmallVector<int64_t> strides =
+        getConversionScratchStrides(type.getShape(), bytes);
+    return (type.getRank() ? strides.front() * type.getDimSize(0) : 1) *
+           bytes;
   }
   return 0;
+}
+
+SmallVector<int64_t>
+mlir::tilegpu::getConversionScratchStrides(ArrayRef<int64_t> shape,
+                                           int64_t bytes) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
+    int64_t row = shape[d + 1];
+    if (d + 2 == static_cast<int64_t>(shape.size()) && (row * bytes) % 64 == 0)
+      row += 16 / bytes;
+    strides[d] = strides[d + 1] * row;
+  }
+  return strides;
 }
 
 namespace {

@@ -56,6 +56,20 @@ static RankedTensorType withLayout(Type type, Attribute layout) {
                                layout);
 }
 
+/// True for an elementwise op whose tensor operands have wider elements
+/// than its result (arith.truncf, tile.cast to a narrower type).
+static bool isNarrowing(Operation *op) {
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result || !result.getElementType().isIntOrFloat())
+    return false;
+  unsigned width = result.getElementType().getIntOrFloatBitWidth();
+  return llvm::any_of(op->getOperandTypes(), [&](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getElementType().isIntOrFloat() &&
+           tensor.getElementType().getIntOrFloatBitWidth() > width;
+  });
+}
+
 namespace {
 /// convert(range), convert(splat) -> the same op in the target layout.
 struct RematerializeInTargetLayout : OpRewritePattern<ConvertLayoutOp> {
@@ -109,6 +123,10 @@ struct HoistThroughElementwise : OpRewritePattern<ConvertLayoutOp> {
     // With other uses, the op stays and a copy is made in the new layout:
     // worth it only if the copy's operands are all free.
     if (costly > (src->hasOneUse() ? 1 : 0))
+      return failure();
+    // Above a narrowing op (an f32 accumulator truncated to f16), the
+    // conversion would move more bytes than below it.
+    if (isNarrowing(src))
       return failure();
 
     IRMapping mapping;
@@ -270,15 +288,46 @@ private:
   }
 };
 
+/// f(convert(x)) -> convert(f(x)) for an elementwise f that narrows its
+/// one operand (truncf of an accumulator before a store): the conversion
+/// moves the narrow elements, half or a quarter of the bytes.
+struct SinkBelowNarrowing : OpTraitRewritePattern<OpTrait::Elementwise> {
+  using OpTraitRewritePattern::OpTraitRewritePattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
+        op->getNumRegions() || !isNarrowing(op))
+      return failure();
+    auto convert = op->getOperand(0).getDefiningOp<ConvertLayoutOp>();
+    if (!convert || !convert->hasOneUse() ||
+        isFreeInAnyLayout(convert.getSrc()))
+      return failure();
+    Attribute layout = convert.getSrc().getType().getEncoding();
+    rewriter.setInsertionPoint(op);
+    IRMapping mapping;
+    mapping.map(convert.getResult(), convert.getSrc());
+    Operation *clone = rewriter.clone(*op, mapping);
+    Type type = op->getResult(0).getType();
+    clone->getResult(0).setType(withLayout(type, layout));
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, type,
+                                                 clone->getResult(0));
+    rewriter.eraseOp(convert);
+    return success();
+  }
+};
+
 /// tile.store of a value converted from layout L (directly, or through
 /// one-operand elementwise ops such as a cast, each used once): stored in L
 /// instead, its pointers and mask converted to L. The accumulator of a
 /// matrix product is stored straight from the registers of its #mma layout,
 /// and the conversions of the pointers move up to where they are free.
+/// Off (`store-from-mma=false`), the conversion stays, after the cast.
 struct StoreInSourceLayout : OpRewritePattern<tile::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::StoreOp store,
                                 PatternRewriter &rewriter) const override {
+    if (!enabled)
+      return failure();
     auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
     if (!type)
       return failure();
@@ -331,6 +380,8 @@ struct StoreInSourceLayout : OpRewritePattern<tile::StoreOp> {
         rewriter.eraseOp(op);
     return success();
   }
+
+  bool enabled = true;
 };
 
 /// An scf.for iter_arg whose every use in the body converts it to one layout
@@ -427,11 +478,16 @@ struct YieldInConvertedLayout : OpRewritePattern<scf::IfOp> {
 struct TileGPURemoveLayoutConversionsPass
     : tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           TileGPURemoveLayoutConversionsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeInTargetLayout, HoistThroughElementwise,
-                 HoistThroughShapeOps, RematerializeSlice, StoreInSourceLayout,
+                 HoistThroughShapeOps, RematerializeSlice, SinkBelowNarrowing,
                  CarryInConvertedLayout, YieldInConvertedLayout>(&getContext());
+    auto store = std::make_unique<StoreInSourceLayout>(&getContext());
+    store->enabled = storeFromMma;
+    patterns.add(std::move(store));
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -185,9 +185,9 @@ tile.func @branches(%c: i1, %h: f16, %g: f16, %p: !tile.ptr<f32>) attributes {ti
 // CHECK-DAG: #[[ROWS:.*]] = #tilegpu.slice<{dim = 1, parent = #[[MMA]]}>
 // CHECK-LABEL: tile.func @epilogue
 // CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[MMA]]> to tensor<64x64xf16, #[[MMA]]>
 // CHECK: tile.range 0, 64 : tensor<64xi32, #[[ROWS]]>
 // CHECK: tile.expand_dims %{{.*}} axis 1 : tensor<64xi32, #[[ROWS]]> -> tensor<64x1xi32, #[[MMA]]>
-// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[MMA]]> to tensor<64x64xf16, #[[MMA]]>
 // CHECK: tile.store %{{.*}}, %[[H]], %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[MMA]]>
 tile.func @epilogue(%x: f32, %p: !tile.ptr<f16>, %m: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %acc = tile.splat %x : f32 -> tensor<64x64xf32, #mma>

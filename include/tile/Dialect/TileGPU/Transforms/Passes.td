@@ -37,9 +37,19 @@ def TileGPURemoveLayoutConversions
     layout. A conversion of a value computed from ranges, splats and
     constants by elementwise operations, `tile.addptr`, `tile.broadcast` and
     `tile.expand_dims` (addresses and masks, up to 48 operations) is
-    replaced by the same computation in the target layout. What is left
+    replaced by the same computation in the target layout. A conversion
+    feeding an op that narrows its elements (`arith.truncf` of an
+    accumulator) moves below it, so that it moves fewer bytes. What is left
     moves data between threads.
+
+    With `store-from-mma=false`, a stored `tile.dot` result keeps its
+    conversion to the store's coalesced layout (through shared memory, after
+    the cast) instead of being stored from the `#mma` registers.
   }];
+  let options = [
+    Option<"storeFromMma", "store-from-mma", "bool", /*default=*/"true",
+           "Store a tile.dot result straight from its #mma registers">,
+  ];
   let dependentDialects = ["tilegpu::TileGPUDialect"];
 }
 
