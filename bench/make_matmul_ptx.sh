@@ -19,7 +19,7 @@ for dtype in ${dtypes//,/ }; do
     "$opt" examples/matmul.mlir -D DTYPE="$dtype" -D BLOCK_M="$bm" \
       -D BLOCK_N="$bn" -D BLOCK_K="$bk" -D NUM_WARPS="$warps" \
       -D NUM_STAGES="$stages" -D GROUP_M=8 \
-      --tile-specialize-arguments="divisibility=0:16,1:16,2:16,3:16,4:16,5:16,6:16,8:16,10:16 ones=7,9,11" \
+      --tile-specialize-arguments="divisibility=0:16,1:16,2:16,3:16,4:16,5:16,${DIVISIBLE_STRIDES:-6:16,8:16,10:16} ones=${ONES:-7,9,11}" \
       --tile-to-ptx="chip=sm_90a $options dump-ptx=$file" -o /dev/null
     echo "$file"
   done

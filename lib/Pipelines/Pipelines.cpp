@@ -86,15 +86,21 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   layoutOptions.numWarps = options.numWarps;
   pm.addPass(createConvertTileToTileGPU(layoutOptions));
   pm.addPass(tilegpu::createTileGPUCoalesce());
-  tilegpu::TileGPURemoveLayoutConversionsOptions conversionOptions;
-  conversionOptions.storeFromMma = options.storeFromMma;
-  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions(conversionOptions));
+  // Stores stay where they are until the dots have their final layouts
+  // (tilegpu-warpgroup-dot turns mma.sync's into wgmma's on sm_90a).
+  tilegpu::TileGPURemoveLayoutConversionsOptions keepStores;
+  keepStores.storeFromMma = false;
+  keepStores.storeFromWgmma = false;
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions(keepStores));
   pm.addPass(tilegpu::createTileGPUPipeline());
   tilegpu::TileGPUWarpgroupDotOptions wgmmaOptions;
   wgmmaOptions.chip = options.chip;
   pm.addPass(tilegpu::createTileGPUWarpgroupDot(wgmmaOptions));
   pm.addPass(tilegpu::createTileGPUSplitDot());
   pm.addPass(tilegpu::createTileGPUPrefetch());
+  tilegpu::TileGPURemoveLayoutConversionsOptions conversionOptions;
+  conversionOptions.storeFromMma = options.storeFromMma;
+  conversionOptions.storeFromWgmma = options.storeFromWgmma;
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions(conversionOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -165,8 +165,7 @@ int64_t Generator::dotScratch(ElementType type, DotPrecision precision,
   return bytes;
 }
 
-int64_t Generator::conversionScratch(int64_t rows, int64_t cols,
-                                     int64_t size) {
+int64_t Generator::conversionScratch(int64_t rows, int64_t cols, int64_t size) {
   // Rows padded by 16 bytes where they are a multiple of 64
   // (getConversionScratchStrides).
   int64_t row = cols * size;

@@ -56,10 +56,16 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       llvm::cl::init(true)};
   Option<bool> storeFromMma{
       *this, "store-from-mma",
-      llvm::cl::desc("Store a tile.dot result straight from its #mma "
+      llvm::cl::desc("Store an mma.sync result straight from its #mma "
                      "registers (false: through shared memory, in the "
                      "store's coalesced layout)"),
       llvm::cl::init(true)};
+  Option<bool> storeFromWgmma{
+      *this, "store-from-wgmma",
+      llvm::cl::desc("Store a 16- or 32-bit wgmma result straight from its "
+                     "#mma registers (by default it goes through shared "
+                     "memory, in the store's coalesced layout)"),
+      llvm::cl::init(false)};
   Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Write the compiled kernels (PTX, or the cubin) to this "

@@ -7,7 +7,8 @@
 // bytes, getConversionScratchStrides, against bank conflicts), a barrier, every
 // thread reads the elements the new layout gives it, and a second barrier
 // where the scratch could otherwise be overwritten too early (see
-// LoweringInfo::trailingBarrier).
+// LoweringInfo::trailingBarrier); and one before, where the scratch lies
+// over buffers other warps may still read (LoweringInfo::leadingBarrier).
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,8 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     };
 
     SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getSrc());
+    if (info.leadingBarrier.contains(op))
+      NVVM::Barrier0Op::create(rewriter, loc);
     Value srcBase = threadLinear(src);
     for (auto [r, value] : llvm::enumerate(values)) {
       Value stored = value;

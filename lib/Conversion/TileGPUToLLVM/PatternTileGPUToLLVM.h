@@ -48,6 +48,9 @@ struct LoweringInfo {
   /// The operations with scratch that need a barrier after reading it, before
   /// they run again (see TileGPUToLLVM.cpp).
   llvm::DenseSet<Operation *> trailingBarrier;
+  /// The layout conversions whose scratch lies over buffers no longer live
+  /// (SharedMemoryPlacement.cpp): a barrier before they write it.
+  llvm::DenseSet<Operation *> leadingBarrier;
   /// Byte offset of each tilegpu.local_alloc's buffer, in the same global
   /// as the scratch (after it).
   DenseMap<Operation *, int64_t> bufferOffset;
@@ -133,6 +136,10 @@ void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
 
 /// Shared-memory bytes `op` needs for its scratch, or 0.
 int64_t getSharedMemoryBytes(Operation *op);
+
+/// Places `func`'s scratch and buffers (LoweringInfo::sharedOffset,
+/// bufferOffset, leadingBarrier) and returns the bytes they take.
+int64_t placeSharedMemory(tile::FuncOp func, LoweringInfo &info);
 
 /// The element strides of a layout conversion's scratch for a tile of
 /// `shape` and `bytes` per element: row-major, each row padded by 16 bytes

@@ -100,8 +100,7 @@ int64_t mlir::tilegpu::getSharedMemoryBytes(Operation *op) {
                         : std::max(1u, element.getIntOrFloatBitWidth() / 8);
     SmallVector<int64_t> strides =
         getConversionScratchStrides(type.getShape(), bytes);
-    return (type.getRank() ? strides.front() * type.getDimSize(0) : 1) *
-           bytes;
+    return (type.getRank() ? strides.front() * type.getDimSize(0) : 1) * bytes;
   }
   return 0;
 }

@@ -190,23 +190,6 @@ static LogicalResult checkLayouts(tile::FuncOp func) {
 }
 
 /// True if control can reach `block` again after leaving it.
-/// True when an operation of type OpTy uses `alloc`'s buffer (or one of its
-/// ring): a warpgroup_dot that reads it, or a TMA copy that writes it, both
-/// of which follow the swizzle's address bits of 8 rows of up to 128 bytes.
-template <typename OpTy> static bool isBufferUsedBy(LocalAllocOp alloc) {
-  SmallVector<Value> worklist = {alloc.getResult()};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      if (isa<OpTy>(user))
-        return true;
-      if (auto index = dyn_cast<MemDescIndexOp>(user))
-        worklist.push_back(index.getResult());
-    }
-  }
-  return false;
-}
-
 static bool isOnCycle(Block *block) {
   SmallVector<Block *> worklist(block->getSuccessors());
   llvm::SmallPtrSet<Block *, 8> seen;
@@ -220,66 +203,6 @@ static bool isOnCycle(Block *block) {
   }
   return false;
 }
-
-namespace {
-/// Places shared memory in program order: each piece after the pieces placed
-/// before it that may be live with it. Two pieces in blocks neither of which
-/// reaches the other never are (a use is dominated by its piece's block, and
-/// of two blocks that dominate one point one reaches the other): the two
-/// versions of a loop that tile-loads-to-descs makes, say, share their
-/// space, since a program runs one of them.
-class SharedMemoryPlacer {
-public:
-  explicit SharedMemoryPlacer(int64_t start = 0) : start(start), end(start) {}
-
-  /// The offset of `bytes` at `align` for `op`. A cluster reduction's
-  /// slots hold mbarriers the kernel's entry initializes (and the cluster's
-  /// other blocks write into): live from the entry on, whatever its block.
-  int64_t place(Operation *op, int64_t bytes, int64_t align) {
-    Block *block = isa<tile::ClusterReduceOp>(op)
-                       ? &op->getParentRegion()->front()
-                       : op->getBlock();
-    int64_t offset = start;
-    for (const Piece &piece : pieces)
-      if (mayBeLiveTogether(piece.block, block))
-        offset = std::max(offset, piece.end);
-    offset = llvm::alignTo(offset, align);
-    pieces.push_back({block, offset + bytes});
-    end = std::max(end, offset + bytes);
-    return offset;
-  }
-  int64_t getEnd() const { return end; }
-
-private:
-  struct Piece {
-    Block *block;
-    int64_t end;
-  };
-  bool reaches(Block *from, Block *to) {
-    auto [it, inserted] = reachable.try_emplace(from);
-    if (inserted) {
-      SmallVector<Block *> worklist = {from};
-      while (!worklist.empty()) {
-        Block *block = worklist.pop_back_val();
-        if (it->second.insert(block).second)
-          worklist.append(block->succ_begin(), block->succ_end());
-      }
-    }
-    return it->second.contains(to);
-  }
-  bool mayBeLiveTogether(Block *a, Block *b) {
-    // Blocks of different regions (a region not yet in branches): only
-    // those of one region are compared.
-    if (a->getParent() != b->getParent())
-      return true;
-    return reaches(a, b) || reaches(b, a);
-  }
-
-  int64_t start, end;
-  SmallVector<Piece> pieces;
-  llvm::DenseMap<Block *, llvm::SmallPtrSet<Block *, 8>> reachable;
-};
-} // namespace
 
 LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
                                                 LoweringInfo &info,
@@ -486,31 +409,7 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     info.accessWidth[copy] = std::max<int64_t>(width, 1);
   });
 
-  // Each operation's scratch, then the buffers that live as long as the
-  // kernel, each placed after those it may be live with.
-  SharedMemoryPlacer scratch;
-  func.walk([&](Operation *op) {
-    if (int64_t bytes = getSharedMemoryBytes(op))
-      info.sharedOffset[op] = scratch.place(op, llvm::alignTo(bytes, 16), 16);
-  });
-  // Buffers after the scratch (128-byte aligned, which the swizzle's eight
-  // 16-byte rows assume; 1024 for those wgmma reads, whose swizzle follows
-  // the address bits of 8 rows of 128 bytes).
-  SharedMemoryPlacer buffers(scratch.getEnd());
-  func.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-      int64_t align = isBufferUsedBy<WarpgroupDotOp>(alloc) ||
-                              isBufferUsedBy<TmaLoadOp>(alloc)
-                          ? 1024
-                          : 128;
-      info.bufferOffset[alloc] =
-          buffers.place(op, alloc.getType().getSizeInBytes(), align);
-    } else if (auto bars = dyn_cast<MBarrierAllocOp>(op)) {
-      info.bufferOffset[bars] =
-          buffers.place(op, 8 * bars.getType().getCount(), 8);
-    }
-  });
-  sharedBytes = buffers.getEnd();
+  sharedBytes = placeSharedMemory(func, info);
   if (failed(analyzeTensorMaps(func, info)))
     return failure();
   // An operation's scratch is read after a barrier; before the same

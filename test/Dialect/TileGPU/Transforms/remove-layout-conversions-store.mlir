@@ -1,10 +1,11 @@
 // tilegpu-remove-layout-conversions on an epilogue: a conversion moves below
 // a cast that narrows the elements (it then moves half the bytes), never
-// above it; a stored matrix-product result is stored from its #mma
-// registers, or with store-from-mma=false through the conversion to the
-// store's layout, after the cast.
-// RUN: tile-opt %s --tilegpu-remove-layout-conversions --split-input-file | FileCheck %s --check-prefixes=CHECK,REGS
-// RUN: tile-opt %s --tilegpu-remove-layout-conversions="store-from-mma=false" --split-input-file | FileCheck %s --check-prefixes=CHECK,SHARED
+// above it. A stored wgmma result of 16 bits keeps its conversion to the
+// store's coalesced layout, after the cast (with store-from-wgmma, it is
+// stored from its #mma registers); an 8-bit one is stored from the
+// registers.
+// RUN: tile-opt %s --tilegpu-remove-layout-conversions --split-input-file | FileCheck %s --check-prefixes=CHECK,SHARED
+// RUN: tile-opt %s --tilegpu-remove-layout-conversions="store-from-wgmma=true" --split-input-file | FileCheck %s --check-prefixes=CHECK,REGS
 
 #blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
@@ -24,6 +25,24 @@ tile.func @epilogue(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>) attributes {tilegpu.
   %h = arith.truncf %acc_blk : tensor<64x256xf32, #blk> to tensor<64x256xf16, #blk>
   %dst = tile.splat %q : !tile.ptr<f16> -> tensor<64x256x!tile.ptr<f16>, #blk>
   tile.store %dst, %h : tensor<64x256x!tile.ptr<f16>, #blk>
+  tile.return
+}
+
+// -----
+
+#blk = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+// CHECK-LABEL: tile.func @bytes
+// CHECK: %[[Q:.*]] = arith.truncf %{{.*}} : tensor<64x256xf32, #[[MMA:.*]]> to tensor<64x256xf8E4M3FN, #[[MMA]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store %{{.*}}, %[[Q]] : tensor<64x256x!tile.ptr<f8E4M3FN>, #[[MMA]]>
+tile.func @bytes(%p: !tile.ptr<f32>, %q: !tile.ptr<f8E4M3FN>) attributes {tilegpu.num_warps = 4 : i32} {
+  %src = tile.splat %p : !tile.ptr<f32> -> tensor<64x256x!tile.ptr<f32>, #mma>
+  %acc = tile.load %src : tensor<64x256x!tile.ptr<f32>, #mma>
+  %acc_blk = tilegpu.convert_layout %acc : tensor<64x256xf32, #mma> -> tensor<64x256xf32, #blk>
+  %f8 = arith.truncf %acc_blk : tensor<64x256xf32, #blk> to tensor<64x256xf8E4M3FN, #blk>
+  %dst = tile.splat %q : !tile.ptr<f8E4M3FN> -> tensor<64x256x!tile.ptr<f8E4M3FN>, #blk>
+  tile.store %dst, %f8 : tensor<64x256x!tile.ptr<f8E4M3FN>, #blk>
   tile.return
 }
 

@@ -189,8 +189,9 @@ tile.func @branches(%c: i1, %h: f16, %g: f16, %p: !tile.ptr<f32>) attributes {ti
 // CHECK: tile.range 0, 64 : tensor<64xi32, #[[ROWS]]>
 // CHECK: tile.expand_dims %{{.*}} axis 1 : tensor<64xi32, #[[ROWS]]> -> tensor<64x1xi32, #[[MMA]]>
 // CHECK: tile.store %{{.*}}, %[[H]], %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[MMA]]>
-tile.func @epilogue(%x: f32, %p: !tile.ptr<f16>, %m: i32) attributes {tilegpu.num_warps = 4 : i32} {
-  %acc = tile.splat %x : f32 -> tensor<64x64xf32, #mma>
+tile.func @epilogue(%x: !tile.ptr<f32>, %p: !tile.ptr<f16>, %m: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #mma>
+  %acc = tile.load %xs : tensor<64x64x!tile.ptr<f32>, #mma>
   %rows = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blk}>>
   %cols = tile.range 0, 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blk}>>
   %r1 = tile.expand_dims %rows axis 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<64x1xi32, #blk>
