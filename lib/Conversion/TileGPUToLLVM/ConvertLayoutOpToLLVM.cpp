@@ -88,6 +88,8 @@ struct ConvertLayoutOpLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
     };
 
     SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getSrc());
+    if (info.leadingAsyncWait.contains(op))
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
     if (info.leadingBarrier.contains(op))
       NVVM::Barrier0Op::create(rewriter, loc);
     Value srcBase = threadLinear(src);

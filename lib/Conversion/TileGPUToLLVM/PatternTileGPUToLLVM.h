@@ -51,6 +51,9 @@ struct LoweringInfo {
   /// The layout conversions whose scratch lies over buffers no longer live
   /// (SharedMemoryPlacement.cpp): a barrier before they write it.
   llvm::DenseSet<Operation *> leadingBarrier;
+  /// Those of them in a kernel with cp.async copies: a wait for all of
+  /// them before the barrier.
+  llvm::DenseSet<Operation *> leadingAsyncWait;
   /// Byte offset of each tilegpu.local_alloc's buffer, in the same global
   /// as the scratch (after it).
   DenseMap<Operation *, int64_t> bufferOffset;

@@ -12,7 +12,9 @@
 // A layout conversion where no buffer is live any more (the epilogue's, after
 // the pipelined loop: its accumulator converted for coalesced stores) goes
 // over the buffers' bytes, first fit, with a barrier before it writes (other
-// warps may still be reading the last stage); it never covers an mbarrier
+// warps may still be reading the last stage), and before that a wait for the
+// block's cp.async copies (those past the loop's end, zero-filled, may still
+// be landing); it never covers an mbarrier
 // (PTX wants mbarrier.inval before such memory is used otherwise).
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +48,26 @@ template <typename OpTy> static bool isBufferUsedBy(LocalAllocOp alloc) {
 }
 
 namespace {
+/// Which blocks a block reaches (itself included), memoized.
+class Reachability {
+public:
+  bool reaches(Block *from, Block *to) {
+    auto [it, inserted] = reachable.try_emplace(from);
+    if (inserted) {
+      SmallVector<Block *> worklist = {from};
+      while (!worklist.empty()) {
+        Block *block = worklist.pop_back_val();
+        if (it->second.insert(block).second)
+          worklist.append(block->succ_begin(), block->succ_end());
+      }
+    }
+    return it->second.contains(to);
+  }
+
+private:
+  llvm::DenseMap<Block *, llvm::SmallPtrSet<Block *, 8>> reachable;
+};
+
 /// Places shared memory in program order: each piece after the pieces placed
 /// before it that may be live with it. Two pieces in blocks neither of which
 /// reaches the other never are (a use is dominated by its piece's block, and
@@ -79,51 +101,17 @@ private:
     Block *block;
     int64_t end;
   };
-  bool reaches(Block *from, Block *to) {
-    auto [it, inserted] = reachable.try_emplace(from);
-    if (inserted) {
-      SmallVector<Block *> worklist = {from};
-      while (!worklist.empty()) {
-        Block *block = worklist.pop_back_val();
-        if (it->second.insert(block).second)
-          worklist.append(block->succ_begin(), block->succ_end());
-      }
-    }
-    return it->second.contains(to);
-  }
   bool mayBeLiveTogether(Block *a, Block *b) {
     // Blocks of different regions (a region not yet in branches): only
     // those of one region are compared.
     if (a->getParent() != b->getParent())
       return true;
-    return reaches(a, b) || reaches(b, a);
+    return reach.reaches(a, b) || reach.reaches(b, a);
   }
 
   int64_t start, end;
   SmallVector<Piece> pieces;
-  llvm::DenseMap<Block *, llvm::SmallPtrSet<Block *, 8>> reachable;
-};
-} // namespace
-
-namespace {
-/// Which blocks a block reaches (itself included), memoized.
-class Reachability {
-public:
-  bool reaches(Block *from, Block *to) {
-    auto [it, inserted] = reachable.try_emplace(from);
-    if (inserted) {
-      SmallVector<Block *> worklist = {from};
-      while (!worklist.empty()) {
-        Block *block = worklist.pop_back_val();
-        if (it->second.insert(block).second)
-          worklist.append(block->succ_begin(), block->succ_end());
-      }
-    }
-    return it->second.contains(to);
-  }
-
-private:
-  llvm::DenseMap<Block *, llvm::SmallPtrSet<Block *, 8>> reachable;
+  Reachability reach;
 };
 } // namespace
 
@@ -160,8 +148,7 @@ int64_t mlir::tilegpu::placeSharedMemory(tile::FuncOp func,
                       const llvm::SmallPtrSet<Block *, 8> &uses,
                       Operation *op) {
     Block *block = op->getBlock();
-    if (isa<MBarrierAllocOp>(alloc) ||
-        block->getParent() != alloc->getBlock()->getParent() ||
+    if (block->getParent() != alloc->getBlock()->getParent() ||
         llvm::any_of(uses, [&](Block *use) {
           return use->getParent() != block->getParent();
         }))
@@ -171,6 +158,8 @@ int64_t mlir::tilegpu::placeSharedMemory(tile::FuncOp func,
                         [&](Block *use) { return reach.reaches(block, use); });
   };
   llvm::SmallSetVector<Operation *, 4> overBuffers;
+  bool hasAsyncCopies = false;
+  func.walk([&](AsyncCopyOp) { hasAsyncCopies = true; });
   if (llvm::any_of(allocs,
                    [](auto &entry) { return isa<LocalAllocOp>(entry.first); }))
     func.walk([&](ConvertLayoutOp op) {
@@ -241,6 +230,11 @@ int64_t mlir::tilegpu::placeSharedMemory(tile::FuncOp func,
     }
     info.sharedOffset[op] = offset;
     info.leadingBarrier.insert(op);
+    // cp.async copies past a pipelined loop's end (zero-filled) may still
+    // be in flight: the wait after the loop can come after this conversion
+    // (tilegpu-warpgroup-dot's conversions of the result stand before it).
+    if (hasAsyncCopies)
+      info.leadingAsyncWait.insert(op);
     end = std::max(end, offset + bytes);
   }
   return end;

@@ -298,9 +298,13 @@ struct SinkBelowNarrowing : OpTraitRewritePattern<OpTrait::Elementwise> {
     if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
         op->getNumRegions() || !isNarrowing(op))
       return failure();
+    // Not into a loop the conversion stands outside of, and not out of a
+    // dot operand's layout, whose placement depends on the elements' width.
     auto convert = op->getOperand(0).getDefiningOp<ConvertLayoutOp>();
     if (!convert || !convert->hasOneUse() ||
-        isFreeInAnyLayout(convert.getSrc()))
+        convert->getBlock() != op->getBlock() ||
+        isFreeInAnyLayout(convert.getSrc()) ||
+        isa<DotOperandEncodingAttr>(convert.getType().getEncoding()))
       return failure();
     Attribute layout = convert.getSrc().getType().getEncoding();
     rewriter.setInsertionPoint(op);

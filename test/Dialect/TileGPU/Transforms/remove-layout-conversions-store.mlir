@@ -80,3 +80,27 @@ tile.func @widening(%p: !tile.ptr<f16>, %q: !tile.ptr<f32>) attributes {tilegpu.
   tile.store %dst, %c : tensor<64x64x!tile.ptr<f32>, #b2>
   tile.return
 }
+
+// -----
+
+// A conversion before a loop does not move below a narrowing cast inside
+// it: it would then run in every iteration.
+#b1 = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tile.func @outside_loop
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #{{.*}}> -> tensor<64x64xf32, #{{.*}}>
+// CHECK: scf.for
+// CHECK: arith.truncf %[[C]]
+tile.func @outside_loop(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %src = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #b1>
+  %x = tile.load %src : tensor<64x64x!tile.ptr<f32>, #b1>
+  %c = tilegpu.convert_layout %x : tensor<64x64xf32, #b1> -> tensor<64x64xf32, #b2>
+  %dst = tile.splat %q : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #b2>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %h = arith.truncf %c : tensor<64x64xf32, #b2> to tensor<64x64xf16, #b2>
+    tile.store %dst, %h : tensor<64x64x!tile.ptr<f16>, #b2>
+  }
+  tile.return
+}
