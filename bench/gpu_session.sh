@@ -50,7 +50,8 @@
 #             issue 26's sweep) with $MATMUL_CONFIGS (and an older
 #             tile-run, NAME=PATH, timed beside it on each with
 #             MATMUL_BASELINE; and PTX compiled here, NAME=PATTERN ...
-#             for matmul_bench.py --ptx, with MATMUL_PTX), into
+#             for matmul_bench.py --ptx, with MATMUL_PTX; with
+#             MATMUL_VERIFY=1, each tile result checked against torch), into
 #             /tmp/o/$MATMUL_NAME.log (default matmul-bench)
 #   ncu-matmul
 #             bench/ncu_matmul.sh (stall reasons, then the stall samples of
@@ -168,7 +169,7 @@ for step in "$@"; do
     TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
       ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} ${MATMUL_TMA:+--tma} \
       ${MATMUL_BASELINE:+--baseline-run $MATMUL_BASELINE --baseline-all} \
-      $(for v in ${MATMUL_PTX:-}; do echo --ptx $v; done) \
+      $(for v in ${MATMUL_PTX:-}; do echo --ptx $v; done) ${MATMUL_VERIFY:+--verify /dev/shm/matmul-verify} \
       > $o/${MATMUL_NAME:-matmul-bench}.log 2>&1
     echo "matmul rc=$?" ;;
   interleaved)

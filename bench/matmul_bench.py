@@ -29,7 +29,8 @@ import sys
 F8 = ("f8E4M3FN", "f8E5M2")
 
 
-def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None):
+def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None,
+              out_dir=None):
     defines = []
     for name, value in params.items():
         defines += ["-D", f"{name}={value}"]
@@ -47,6 +48,10 @@ def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None):
            "--arg", f"i32={b_strides[0]}", "--arg", f"i32={b_strides[1]}",
            "--arg", f"i32={n}", "--arg", "i32=1",
            "--bench", "--bench-reps", str(reps), "--timing"]
+    if out_dir:
+        # A, B and C as the last launch left them, for check_result.
+        cmd += [f"--out={i}={out_dir}/{name}.npy"
+                for i, name in enumerate("abc")]
     if ptx:
         # A kernel compiled elsewhere (tile-opt --tile-to-ptx with options
         # tile-run does not have), specialized for this launch.
@@ -105,6 +110,51 @@ def torch_time(torch, dtype, m, n, k, reps, flush):
         end.synchronize()
         times.append(start.elapsed_time(end))
     return statistics.median(times)
+
+
+def load_npy(torch, path, dtype):
+    """A buffer tile-run wrote, as a float32 tensor on the GPU (bf16 files
+    hold the raw bits as uint16, 8-bit floats as uint8)."""
+    import numpy as np
+    data = np.load(path)
+    if dtype == "bf16":
+        tensor = torch.from_numpy(data.astype(np.int16)).view(torch.bfloat16)
+    elif dtype in F8:
+        tensor = torch.from_numpy(data).view(getattr(
+            torch, {"f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2"}[dtype]))
+    else:
+        tensor = torch.from_numpy(data)
+    return tensor.cuda().float()
+
+
+# What C may be off by, relative to the largest element of the product:
+# its own rounding (f16, bf16, the 8-bit floats' 3 and 2 mantissa bits) and
+# TF32's inputs for f32.
+CHECK_TOLERANCE = {"f32": 2e-3, "f16": 2e-3, "bf16": 8e-3,
+                   "f8E4M3FN": 1.5e-1, "f8E5M2": 3e-1}
+# The 8-bit floats' largest values: C saturates there (sums of K products
+# of uniform [0, 1) values pass them soon).
+F8_LARGEST = {"f8E4M3FN": 448.0, "f8E5M2": 57344.0}
+
+
+def check_result(torch, dtype, out_dir, reference):
+    """The largest error of tile's C against torch's float32 product of
+    the same A and B (computed once per shape: `reference` caches it),
+    relative to the product's largest magnitude (every run of a shape
+    starts from the same seeds, so from the same A and B)."""
+    a = load_npy(torch, f"{out_dir}/a.npy", dtype)
+    b = load_npy(torch, f"{out_dir}/b.npy", dtype)
+    if not reference:
+        allow = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = False
+        product = a @ (b.t() if dtype in F8 else b)
+        if dtype in F8:
+            product = product.clamp(-F8_LARGEST[dtype], F8_LARGEST[dtype])
+        reference.append(product)
+        torch.backends.cuda.matmul.allow_tf32 = allow
+    ref = reference[0]
+    c = load_npy(torch, f"{out_dir}/c.npy", dtype)
+    return ((c - ref).abs().max() / ref.abs().max()).item()
 
 
 TRITON_CONFIGS = [  # BLOCK_M, BLOCK_N, BLOCK_K, warps, stages
@@ -238,6 +288,10 @@ def main():
                         "names ({dtype}, {bm}, {bn}, {bk}, {warps} and "
                         "{stages} filled in) with tile-run --ptx, where it "
                         "exists; may be repeated")
+    parser.add_argument("--verify", metavar="DIR",
+                        help="write each tile run's A, B and C under DIR "
+                        "(say /dev/shm/mm) and check C against torch's "
+                        "float32 product: 'matches' or 'WRONG' on its line")
     parser.add_argument("--triton", action="store_true",
                         help="also time a Triton kernel written as its "
                         "tutorial's, best of TRITON_CONFIGS, in the same run")
@@ -285,6 +339,7 @@ def main():
                     runs += [(path, config, name) for path, name in baselines]
                 runs += [(args.run, config, value)
                          for value in args.ptx]
+            reference = []
             for run, config, name in runs:
                 values = [int(v) for v in config.split(",")]
                 bm, bn, bk, warps = values[:4]
@@ -299,13 +354,20 @@ def main():
                 params = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                           "NUM_WARPS": warps, "NUM_STAGES": stages,
                           "GROUP_M": 8}
+                if args.verify:
+                    os.makedirs(args.verify, exist_ok=True)
                 ms, info = tile_time(run, dtype, m, n, k, params, args.reps,
                                      tma=name == "tile+tma" or bool(ptx),
-                                     ptx=ptx)
+                                     ptx=ptx, out_dir=args.verify)
                 label = f"  {name} {bm}x{bn}x{bk} {warps} warps {stages} stages"
                 if ms is None:
                     print(f"{label}: failed: {' | '.join(info)}", flush=True)
                     continue
+                if args.verify:
+                    error = check_result(torch, dtype, args.verify, reference)
+                    verdict = ("matches" if error <= CHECK_TOLERANCE[dtype]
+                               else "WRONG")
+                    label += f" [{verdict}: max error {error:.2e} of the largest]"
                 print(f"{label}: {ms:.4f} ms, {flops / ms / 1e9:.1f} TFLOPS, "
                       f"{ref / ms:.3f} of torch.matmul"
                       + (f" (registers {info[0]}, shared {info[1]} B, "
