@@ -6,6 +6,7 @@
 // registers.
 // RUN: tile-opt %s --tilegpu-remove-layout-conversions --split-input-file | FileCheck %s --check-prefixes=CHECK,SHARED
 // RUN: tile-opt %s --tilegpu-remove-layout-conversions="store-from-wgmma=true" --split-input-file | FileCheck %s --check-prefixes=CHECK,REGS
+// RUN: tile-opt %s --tilegpu-remove-layout-conversions="store-from-mma=false" --split-input-file | FileCheck %s --check-prefix=KEEP
 
 #blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
@@ -102,5 +103,30 @@ tile.func @outside_loop(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>, %n: i32) attribu
     %h = arith.truncf %c : tensor<64x64xf32, #b2> to tensor<64x64xf16, #b2>
     tile.store %dst, %h : tensor<64x64x!tile.ptr<f16>, #b2>
   }
+  tile.return
+}
+
+// -----
+
+// An mma.sync result is stored from its registers, unless store-from-mma
+// is off (as in the pipeline's first run of the pass, before
+// tilegpu-warpgroup-dot gives the dots their final layouts).
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+// CHECK-LABEL: tile.func @mma_sync
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[V2:.*]]> to tensor<64x64xf16, #[[V2]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store %{{.*}}, %[[H]] : tensor<64x64x!tile.ptr<f16>, #[[V2]]>
+// KEEP-LABEL: tile.func @mma_sync
+// KEEP: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[V2:.*]]> to tensor<64x64xf16, #[[V2]]>
+// KEEP: %[[C:.*]] = tilegpu.convert_layout %[[H]] : tensor<64x64xf16, #[[V2]]> -> tensor<64x64xf16, #[[B:.*]]>
+// KEEP: tile.store %{{.*}}, %[[C]] : tensor<64x64x!tile.ptr<f16>, #[[B]]>
+tile.func @mma_sync(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %src = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #mma>
+  %acc = tile.load %src : tensor<64x64x!tile.ptr<f32>, #mma>
+  %acc_blk = tilegpu.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blk>
+  %h = arith.truncf %acc_blk : tensor<64x64xf32, #blk> to tensor<64x64xf16, #blk>
+  %dst = tile.splat %q : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blk>
+  tile.store %dst, %h : tensor<64x64x!tile.ptr<f16>, #blk>
   tile.return
 }
