@@ -282,6 +282,9 @@ def main():
     parser.add_argument("--tma", action="store_true",
                         help="also time each configuration with tile-run "
                         "--tma (TMA copies on sm_90a), as 'tile+tma'")
+    parser.add_argument("--tma-only", action="store_true",
+                        help="time 'tile+tma' alone, not the cp.async "
+                        "'tile' runs beside it (a sweep of many shapes)")
     parser.add_argument("--ptx", action="append", default=[],
                         metavar="NAME=PATTERN",
                         help="also time, as NAME, the PTX file PATTERN "
@@ -332,8 +335,9 @@ def main():
                 baselines.append((path, name or "baseline"))
             runs = []
             for index, config in enumerate(args.configs):
-                runs.append((args.run, config, "tile"))
-                if args.tma:
+                if not args.tma_only:
+                    runs.append((args.run, config, "tile"))
+                if args.tma or args.tma_only:
                     runs.append((args.run, config, "tile+tma"))
                 if index == 0 or args.baseline_all:
                     runs += [(path, config, name) for path, name in baselines]

@@ -5,7 +5,7 @@ panel per dtype, as an SVG written without any plotting library (this
 machine has none); with --table, also prints the figures as a Markdown
 table (TFLOPS, and the fraction of cuBLAS).
 
-  python3 bench/matmul_plot.py LOG --svg OUT.svg [--table]
+  python3 bench/matmul_plot.py LOG... --svg OUT.svg [--table]
 
 Only lines the benchmark prints are read: "DTYPE MxNxK: torch.matmul ...
 TFLOPS", "triton (best: ...): ... TFLOPS" and "tile CONFIG: ... TFLOPS"
@@ -19,7 +19,10 @@ from xml.sax.saxutils import escape
 SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.matmul [\d.]+ ms, "
                    r"([\d.]+) TFLOPS")
 TRITON = re.compile(r"^\s+triton \(best: ([^)]*)\): [\d.]+ ms, ([\d.]+) TFLOPS")
-TILE = re.compile(r"^\s+tile (.*?): [\d.]+ ms, ([\d.]+) TFLOPS")
+# "tile" (cp.async copies) and "tile+tma" (TMA copies) are both tile; a
+# --verify verdict ("[matches: ...]") may follow the configuration.
+TILE = re.compile(r"^\s+tile(?:\+tma)? (.*?)(?: \[(?:matches|WRONG)[^\]]*\])?: "
+                  r"[\d.]+ ms, ([\d.]+) TFLOPS")
 
 SERIES = [("cublas", "cuBLAS (torch.matmul)", "#555555"),
           ("triton", "Triton, best of its configurations", "#d62728"),
@@ -124,16 +127,19 @@ def svg(panels, title):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("log")
+    parser.add_argument("logs", nargs="+")
     parser.add_argument("--svg", required=True)
     parser.add_argument("--title", default="Matrix multiply on the H100")
     parser.add_argument("--table", action="store_true")
     args = parser.parse_args()
-    with open(args.log) as f:
-        panels = parse(f)
+    lines = []
+    for path in args.logs:
+        with open(path) as f:
+            lines += f.readlines()
+    panels = parse(lines)
     if not panels:
         sys.exit(f"matmul_plot: no 'DTYPE MxNxK: torch.matmul' lines in "
-                 f"{args.log}")
+                 f"{', '.join(args.logs)}")
     with open(args.svg, "w") as f:
         f.write(svg(panels, args.title))
     if args.table:

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A table of bench/matmul_bench.py logs: per dtype and M x N x K, torch.matmul's
 TFLOPS, Triton's best and tile's best (with and without --tma), each as a
-ratio to torch.matmul measured in the same run; with --plot PNG (where
-matplotlib is installed, as on the GPU machine), TFLOPS against the size.
+ratio to torch.matmul measured in the same run (bench/matmul_plot.py draws
+the same logs as an SVG).
 
-  python3 bench/matmul_report.py LOG... [--plot matmul.png]
+  python3 bench/matmul_report.py LOG...
 
 Every ratio is the log's own (the bench times torch.matmul beside each shape,
 L2 flushed as for tile); nothing is measured here.
@@ -17,7 +17,11 @@ import sys
 # torch.matmul, or for the 8-bit floats torch._scaled_mm (cuBLAS's fp8).
 SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.(?:matmul|_scaled_mm) ([0-9.]+) ms, ([0-9.]+) TFLOPS")
 TRITON = re.compile(r"^  triton \(best: ([^)]*)\): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
-TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
+# matmul_bench --verify puts "[matches: ...]" or "[WRONG: ...]" after the
+# configuration.
+TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages)"
+                  r"(?: \[(matches|WRONG)[^\]]*\])?: ([0-9.]+) ms, "
+                  r"([0-9.]+) TFLOPS, ([0-9.]+) of")
 
 
 def parse(paths):
@@ -45,8 +49,11 @@ def parse(paths):
                 tile = TILE.match(line)
                 if tile:
                     kind = tile.group(1)
-                    entry = (float(tile.group(4)), float(tile.group(5)),
+                    entry = (float(tile.group(5)), float(tile.group(6)),
                              tile.group(2))
+                    if tile.group(3):
+                        current.setdefault("verdicts", []).append(
+                            tile.group(3))
                     if kind not in current or entry[0] > current[kind][0]:
                         current[kind] = entry
     return shapes
@@ -55,7 +62,6 @@ def parse(paths):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("logs", nargs="+")
-    parser.add_argument("--plot", default=None)
     args = parser.parse_args()
     shapes = parse(args.logs)
     if not shapes:
@@ -76,27 +82,12 @@ def main():
     print()
     print("(TFLOPS, and in parentheses the ratio to torch.matmul in the "
           "same run; the best of the configurations each log timed.)")
-    if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-        for axis, dtype in zip(axes, ("f16", "bf16")):
-            rows = sorted((key, row) for key, row in shapes.items()
-                          if key[0] == dtype)
-            labels = ["%dx%dx%d" % key[1:] for key, _ in rows]
-            for kind, style in (("torch", "k-o"), ("triton", "b-s"),
-                                ("tile", "g--^"), ("tile+tma", "r-^")):
-                values = [row[kind] if kind == "torch" else
-                          (row[kind][0] if kind in row else float("nan"))
-                          for _, row in rows]
-                axis.plot(labels, values, style, label=kind)
-            axis.set_title(dtype)
-            axis.set_ylabel("TFLOPS")
-            axis.tick_params(axis="x", rotation=60)
-            axis.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
+    verdicts = [v for row in shapes.values() for v in row.get("verdicts", [])]
+    if verdicts:
+        print()
+        print("tile runs checked against torch's float32 product "
+              "(matmul_bench --verify): %d matched, %d WRONG" % (
+                  verdicts.count("matches"), verdicts.count("WRONG")))
     return 0
 
 
