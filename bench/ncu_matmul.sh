@@ -7,7 +7,9 @@
 # By default the stall reasons, the shared-memory bank conflicts and the
 # pipes' use, as text (OUTDIR/ncu-matmul-{tile,triton}.txt); with --source,
 # the stall samples of each SASS instruction (Nsight Compute's source page)
-# as CSV (OUTDIR/source-{tile,triton}.csv).
+# as CSV (OUTDIR/source-{tile,triton}.csv). NCU_CLOCK_CONTROL=none profiles
+# at the GPU's own clocks instead of Nsight Compute's locked base clock (run
+# 75: the two kernels level at the base clock, tile 5% slower by events).
 set -uo pipefail
 source_page=0
 if [ "${1:-}" = --source ]; then source_page=1; shift; fi
@@ -15,10 +17,11 @@ out=$1 dtype=$2 m=$3 n=$4 k=$5 bm=$6 bn=$7 bk=$8 warps=$9 stages=${10}
 run=${TILE_RUN:-/tmp/tile-gpu/bin/tile-run}
 mkdir -p "$out"
 grid=$(( ((m + bm - 1) / bm) * ((n + bn - 1) / bn) ))
+clock=(--clock-control "${NCU_CLOCK_CONTROL:-base}")
 if [ $source_page = 1 ]; then
-  args=(--section SourceCounters --section WarpStateStats --import-source no -f)
+  args=("${clock[@]}" --section SourceCounters --section WarpStateStats --import-source no -f)
 else
-  args=(--section SpeedOfLight --section WarpStateStats --section SourceCounters
+  args=("${clock[@]}" --section SpeedOfLight --section WarpStateStats --section SourceCounters
         --section MemoryWorkloadAnalysis_Tables --section ComputeWorkloadAnalysis
         --metrics "regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$,regex:^sm__pipe_tensor.*pct_of_peak_sustained_active$,smsp__sass_inst_executed_op_ldgsts.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum")
 fi
