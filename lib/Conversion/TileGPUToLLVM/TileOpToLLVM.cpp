@@ -83,10 +83,35 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
     for (int64_t i = 0; i < maps; ++i)
       (*entry)->addArgument(LLVM::LLVMPointerType::get(getContext()),
                             func.getLoc());
+    if (maps > 0)
+      prefetchTensorMaps(rewriter, func.getLoc(), *entry, maps);
     if (info.usesClusterMemory.contains(func.getSymName()))
       startClusterExchanges(rewriter, func.getLoc(), *entry, clusterReduces);
     rewriter.eraseOp(func);
     return success();
+  }
+
+  /// The start of a kernel with TMA copies: thread 0 asks for each tensor
+  /// map's line (`prefetch.tensormap`), so that the map's fetch overlaps the
+  /// kernel's own start (its indices, the mbarriers' initialization) instead
+  /// of delaying the first copy; in a kernel of one wave that first copy's
+  /// latency is much of the kernel's time.
+  void prefetchTensorMaps(ConversionPatternRewriter &rewriter, Location loc,
+                          Block *entry, int64_t maps) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(entry);
+    Value tid = getThreadId(rewriter, loc);
+    Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       tid, createI32(rewriter, loc, 0));
+    createIf(rewriter, loc, first, [&] {
+      for (int64_t i = entry->getNumArguments() - maps;
+           i < int64_t(entry->getNumArguments()); ++i)
+        NVVM::PrefetchOp::create(rewriter, loc, /*cacheLevel=*/nullptr,
+                                 /*evictPriority=*/nullptr,
+                                 entry->getArgument(i), /*predicate=*/Value(),
+                                 /*tensormap=*/true, /*uniform=*/false,
+                                 /*in_param_space=*/true);
+    });
   }
 
   /// The start of a kernel whose cluster reductions exchange values through

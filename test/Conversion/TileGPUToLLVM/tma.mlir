@@ -3,7 +3,9 @@
 // how the runtime makes its tensor map (@K_tensor_maps, KernelABI.h): magic
 // 0x544d4101 = 1414349057, one map, base argument 1, bf16 (2), rank 2, sizes
 // [k (argument 3: -4), m (argument 2: -3)] innermost first, row stride 64 (a
-// constant), the box [64, 128] innermost first and a 128-byte swizzle. The
+// constant), the box [64, 128] innermost first and a 128-byte swizzle.
+// Thread 0 first prefetches the map (prefetch.param.tensormap), so that its
+// fetch overlaps the kernel's start rather than the first copy. The
 // buffer is 1024-byte aligned (after the mbarriers' 16 bytes); the block
 // meets, thread 0 initializes the two mbarriers for one arrival each, fences,
 // and the block meets again; the copy is thread 0's arrive.expect_tx of the
@@ -15,13 +17,21 @@
 // CHECK: llvm.mlir.global internal @tma_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<33792 x i8>
 // CHECK-LABEL: llvm.func @tma(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %[[MAP:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// CHECK-NEXT: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]]
+// CHECK-NEXT: llvm.cond_br %[[FIRST]], ^bb1, ^bb2
+// CHECK-NEXT: ^bb1:
+// CHECK-NEXT: nvvm.prefetch tensormap in_param_space, %[[MAP]] : !llvm.ptr
+// CHECK-NEXT: llvm.br ^bb2
+// CHECK-NOT: nvvm.prefetch
 // CHECK: nvvm.barrier0
 // CHECK-NEXT: nvvm.read.ptx.sreg.tid.x
 // CHECK: llvm.cond_br
 // CHECK-COUNT-2: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.barrier0
-// CHECK: ^bb3:
+// CHECK: ^bb5:
 // CHECK-NEXT: %[[BYTES:.*]] = llvm.mlir.constant(16384 : i32) : i32
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]] : !llvm.ptr<3>, i32
 // CHECK: %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
@@ -53,7 +63,7 @@ tile.func @tma(%out: !tile.ptr<bf16>, %x: !tile.ptr<bf16> {tile.divisibility = 1
 // holds.
 // CHECK-LABEL: llvm.func @blocks(
 // CHECK: llvm.and %{{.*}}, %arg4 : i1
-// CHECK: ^bb3:
+// CHECK: ^bb5:
 // CHECK-NEXT: %[[BYTES:.*]] = llvm.mlir.constant(16384 : i32) : i32
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]] : !llvm.ptr<3>, i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%arg3, %arg2] : !llvm.ptr<7>, !llvm.ptr
