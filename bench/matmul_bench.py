@@ -10,7 +10,8 @@ measurement: TFLOPS (2 M N K / median time) and tile / cuBLAS.
 
 The 8-bit floats (--dtypes f8E4M3FN, f8E5M2) take B column-major (N x K
 in memory), as wgmma's 8-bit form and cuBLAS's need: tile stores C in the
-8-bit type, cuBLAS (torch._scaled_mm, scales of 1) and Triton in bf16.
+8-bit type unless --c-dtype says otherwise (--c-dtype bf16 writes what
+torch._scaled_mm, scales of 1, and Triton write), cuBLAS and Triton in bf16.
 
 Run on the GPU machine from the repository root, with the bundle unpacked
 (bench/unpack-tile-run.sh):
@@ -30,8 +31,9 @@ F8 = ("f8E4M3FN", "f8E5M2")
 
 
 def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None,
-              out_dir=None):
-    defines = []
+              out_dir=None, c_dtype=None):
+    c_dtype = c_dtype or dtype
+    defines = ["-D", f"C_DTYPE={c_dtype}"]
     for name, value in params.items():
         defines += ["-D", f"{name}={value}"]
     grid = -(-m // params["BLOCK_M"]) * -(-n // params["BLOCK_N"])
@@ -42,7 +44,7 @@ def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None,
            "-D", f"DTYPE={dtype}", *defines, "--grid", str(grid),
            "--arg", f"{dtype}[{m}x{k}]=uniform:1",
            "--arg", f"{b_spec}=uniform:2",
-           "--arg", f"{dtype}[{m}x{n}]=zeros",
+           "--arg", f"{c_dtype}[{m}x{n}]=zeros",
            "--arg", f"i32={m}", "--arg", f"i32={n}", "--arg", f"i32={k}",
            "--arg", f"i32={k}", "--arg", "i32=1",
            "--arg", f"i32={b_strides[0]}", "--arg", f"i32={b_strides[1]}",
@@ -137,7 +139,7 @@ CHECK_TOLERANCE = {"f32": 2e-3, "f16": 2e-3, "bf16": 8e-3,
 F8_LARGEST = {"f8E4M3FN": 448.0, "f8E5M2": 57344.0}
 
 
-def check_result(torch, dtype, out_dir, reference):
+def check_result(torch, dtype, c_dtype, out_dir, reference):
     """The largest error of tile's C against torch's float32 product of
     the same A and B (computed once per shape: `reference` caches it),
     relative to the product's largest magnitude (every run of a shape
@@ -148,12 +150,12 @@ def check_result(torch, dtype, out_dir, reference):
         allow = torch.backends.cuda.matmul.allow_tf32
         torch.backends.cuda.matmul.allow_tf32 = False
         product = a @ (b.t() if dtype in F8 else b)
-        if dtype in F8:
-            product = product.clamp(-F8_LARGEST[dtype], F8_LARGEST[dtype])
+        if c_dtype in F8:
+            product = product.clamp(-F8_LARGEST[c_dtype], F8_LARGEST[c_dtype])
         reference.append(product)
         torch.backends.cuda.matmul.allow_tf32 = allow
     ref = reference[0]
-    c = load_npy(torch, f"{out_dir}/c.npy", dtype)
+    c = load_npy(torch, f"{out_dir}/c.npy", c_dtype)
     return ((c - ref).abs().max() / ref.abs().max()).item()
 
 
@@ -282,6 +284,10 @@ def main():
     parser.add_argument("--tma", action="store_true",
                         help="also time each configuration with tile-run "
                         "--tma (TMA copies on sm_90a), as 'tile+tma'")
+    parser.add_argument("--c-dtype", default=None,
+                        help="C's element type (the example's C_DTYPE; by "
+                        "default each dtype's own): bf16 for the 8-bit "
+                        "floats writes what torch._scaled_mm writes")
     parser.add_argument("--tma-only", action="store_true",
                         help="time 'tile+tma' alone, not the cp.async "
                         "'tile' runs beside it (a sweep of many shapes)")
@@ -362,14 +368,19 @@ def main():
                     os.makedirs(args.verify, exist_ok=True)
                 ms, info = tile_time(run, dtype, m, n, k, params, args.reps,
                                      tma=name == "tile+tma" or bool(ptx),
-                                     ptx=ptx, out_dir=args.verify)
+                                     ptx=ptx, out_dir=args.verify,
+                                     c_dtype=args.c_dtype)
                 label = f"  {name} {bm}x{bn}x{bk} {warps} warps {stages} stages"
+                if args.c_dtype and args.c_dtype != dtype:
+                    label += f" C {args.c_dtype}"
                 if ms is None:
                     print(f"{label}: failed: {' | '.join(info)}", flush=True)
                     continue
                 if args.verify:
-                    error = check_result(torch, dtype, args.verify, reference)
-                    verdict = ("matches" if error <= CHECK_TOLERANCE[dtype]
+                    c_dtype = args.c_dtype or dtype
+                    error = check_result(torch, dtype, c_dtype, args.verify,
+                                         reference)
+                    verdict = ("matches" if error <= CHECK_TOLERANCE[c_dtype]
                                else "WRONG")
                     label += f" [{verdict}: max error {error:.2e} of the largest]"
                 print(f"{label}: {ms:.4f} ms, {flops / ms / 1e9:.1f} TFLOPS, "

@@ -18,8 +18,8 @@ import sys
 SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.(?:matmul|_scaled_mm) ([0-9.]+) ms, ([0-9.]+) TFLOPS")
 TRITON = re.compile(r"^  triton \(best: ([^)]*)\): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
 # matmul_bench --verify puts "[matches: ...]" or "[WRONG: ...]" after the
-# configuration.
-TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages)"
+# configuration (and --c-dtype "C TYPE" before it).
+TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages(?: C \w+)?)"
                   r"(?: \[(matches|WRONG)[^\]]*\])?: ([0-9.]+) ms, "
                   r"([0-9.]+) TFLOPS, ([0-9.]+) of")
 

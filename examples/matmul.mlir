@@ -13,14 +13,16 @@
 // any strides work (row- or column-major operands, or views). Elements past
 // K load as 0, so they add nothing.
 //
-// DTYPE is the element type of A, B and C: f16 and bf16 multiply exactly
-// and accumulate in f32; f32 multiplies in TF32 (tile.dot's default
-// input_precision), as torch.matmul does with
-// torch.backends.cuda.matmul.allow_tf32 and Triton's tl.dot do. The 8-bit
-// floats (f8E4M3FN, f8E5M2) multiply exactly and accumulate in f32 too; on
-// the GPU only with wgmma (sm_90a, pipelined, A row-major and B
-// column-major: stride_ak = stride_bk = 1), and C is stored in the same
-// 8-bit type (tile.cast's rounding, saturating).
+// DTYPE is the element type of A and B, C_DTYPE that of C (by default
+// DTYPE): f16 and bf16 multiply exactly and accumulate in f32; f32
+// multiplies in TF32 (tile.dot's default input_precision), as torch.matmul
+// does with torch.backends.cuda.matmul.allow_tf32 and Triton's tl.dot do.
+// The 8-bit floats (f8E4M3FN, f8E5M2) multiply exactly and accumulate in f32
+// too; on the GPU only with wgmma (sm_90a, pipelined, A row-major and B
+// column-major: stride_ak = stride_bk = 1). C is the f32 accumulator cast
+// to C_DTYPE (tile.cast's rounding, saturating for the 8-bit floats, whose
+// largest values a sum of many products soon passes: -D C_DTYPE=bf16 keeps
+// an 8-bit product's result, as torch._scaled_mm's out_dtype does).
 //
 // tile.param BLOCK_M = 64 in 16, 32, 64, 128, 256
 // tile.param BLOCK_N = 64 in 16, 32, 64, 128, 256
@@ -29,11 +31,12 @@
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8
 // tile.param NUM_STAGES = 3 in 1, 2, 3, 4
 // tile.param DTYPE = f16 in f32, f16, bf16, f8E4M3FN, f8E5M2
+// tile.param C_DTYPE = DTYPE in f32, f16, bf16, f8E4M3FN, f8E5M2
 
 tile.func @matmul(
     %a: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
     %b: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
-    %c: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
+    %c: !tile.ptr<${C_DTYPE}> {tile.divisibility = 16 : i64},
     %M: i32, %N: i32, %K: i32,
     %stride_am: i32, %stride_ak: i32,
     %stride_bk: i32, %stride_bn: i32,
@@ -152,9 +155,9 @@ tile.func @matmul(
     scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   } {tile.num_stages = ${NUM_STAGES} : i32}
 
-  // C[rm, rn] = acc as DTYPE, where rm < M and rn < N.
+  // C[rm, rn] = acc as C_DTYPE, where rm < M and rn < N.
   %c_out = tile.cast %acc
-      : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${DTYPE}>
+      : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${C_DTYPE}>
   %cm = tile.broadcast %rm_col
       : tensor<${BLOCK_M}x1xi32> -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %cn = tile.broadcast %rn_row
@@ -165,9 +168,9 @@ tile.func @matmul(
   %c_cols = arith.muli %cn, %stride_cn_t : tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %c_offsets = arith.addi %c_rows, %c_cols : tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %c_base = tile.splat %c
-      : !tile.ptr<${DTYPE}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${DTYPE}>>
+      : !tile.ptr<${C_DTYPE}> -> tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${C_DTYPE}>>
   %c_ptrs = tile.addptr %c_base, %c_offsets
-      : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${DTYPE}>>,
+      : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${C_DTYPE}>>,
         tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %M_c = tile.splat %M : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %N_c = tile.splat %N : i32 -> tensor<${BLOCK_M}x${BLOCK_N}xi32>
@@ -175,6 +178,6 @@ tile.func @matmul(
   %c_col_ok = arith.cmpi slt, %cn, %N_c : tensor<${BLOCK_M}x${BLOCK_N}xi32>
   %c_mask = arith.andi %c_row_ok, %c_col_ok : tensor<${BLOCK_M}x${BLOCK_N}xi1>
   tile.store %c_ptrs, %c_out, %c_mask
-      : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${DTYPE}>>
+      : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${C_DTYPE}>>
   tile.return
 }

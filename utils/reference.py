@@ -32,7 +32,8 @@ Run with a Python that has numpy (Debian's python3-numpy installs it for
       computed in float64. A file holding the transpose
       (A as K x M, B as N x K: a column-major operand as tile-run writes it)
       is named by --a-transposed or --b-transposed. C's dtype says how it was
-      rounded; f32 inputs are taken as multiplied in TF32 (tile.dot's
+      rounded (it may differ from A's and B's: with --bf16, <u2 files are
+      bf16); f32 inputs are taken as multiplied in TF32 (tile.dot's
       default) unless --ieee. Each element must be within
           out_eps * |ref| + acc_eps * (|A| @ |B|)
       where out_eps is the output's rounding (2^-11 f16, 2^-8 bf16, 2^-24
@@ -212,7 +213,16 @@ def cmd_softmax_edge_cases(args):
     return 0
 
 def cmd_matmul(args):
-    a, b, c = (load(path, args.bf16) for path in (args.a, args.b, args.c))
+    # With --bf16 the <u2 files hold bf16 bits; C may have another type
+    # (an f32 C of bf16 inputs: the example's C_DTYPE).
+    raw = [load(path) for path in (args.a, args.b, args.c)]
+    c_bf16 = args.bf16 and raw[2].dtype == np.uint16
+    a_f32 = raw[0].dtype == np.float32
+    if args.bf16 and raw[0].dtype != np.uint16:
+        sys.exit(f"{args.a}: --bf16 needs a <u2 file, got {raw[0].dtype}")
+    a, b, c = ((array.astype(np.uint32) << 16).view(np.float32)
+               if args.bf16 and array.dtype == np.uint16 else array
+               for array in raw)
     if args.a_transposed:
         a = a.T
     if args.b_transposed:
@@ -228,7 +238,7 @@ def cmd_matmul(args):
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     ref = a64 @ b64
     scale = np.abs(a64) @ np.abs(b64)
-    if args.bf16:
+    if c_bf16:
         out_eps = 2.0**-8
     else:
         out_eps = {np.dtype(np.float16): 2.0**-11,
@@ -236,7 +246,7 @@ def cmd_matmul(args):
         if out_eps is None:
             sys.exit(f"matmul: C holds {c.dtype}; expected f16, bf16 or f32")
     acc_eps = k * 2.0**-24
-    if c.dtype == np.float32 and not args.bf16 and not args.ieee:
+    if a_f32 and not args.ieee:
         acc_eps += 2.0**-10
     got = c.astype(np.float64)
     bound = out_eps * np.abs(ref) + acc_eps * scale

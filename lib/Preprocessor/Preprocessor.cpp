@@ -100,9 +100,11 @@ static constexpr StringLiteral kDeclarationSyntax =
     "'// tile.param NAME = DEFAULT in VALUE, VALUE, ...', each value an "
     "integer or a type (f16, bf16, f32, i32, i64)";
 
-/// Parses `DEFAULT [in VALUE, ...]` into `param`; the location of a bad
-/// part in `badLoc` and a message in `message` on failure.
-static bool parseValues(StringRef text, KernelParam &param, const char *&badLoc,
+/// Parses `DEFAULT [in VALUE, ...]` into `param`, DEFAULT a value or the
+/// name of a parameter of `earlier`; the location of a bad part in `badLoc`
+/// and a message in `message` on failure.
+static bool parseValues(StringRef text, KernelParam &param,
+                        ArrayRef<KernelParam> earlier, const char *&badLoc,
                         std::string &message) {
   StringRef defaultText = text, list;
   // The default ends at the first blank; what follows must be `in LIST`.
@@ -125,9 +127,22 @@ static bool parseValues(StringRef text, KernelParam &param, const char *&badLoc,
     }
   }
   if (!parseValue(defaultText, param.value, param.isType)) {
-    badLoc = defaultText.data();
-    message = "malformed parameter declaration; " + kDeclarationSyntax.str();
-    return false;
+    const KernelParam *from = findParam(earlier, defaultText);
+    if (!from) {
+      badLoc = defaultText.data();
+      message =
+          isIdentifier(defaultText)
+              ? "the default '" + defaultText.str() + "' of '" + param.name +
+                    "' is no parameter declared above it (" +
+                    listNames(earlier) + "), nor an integer or a type"
+              : "malformed parameter declaration; " + kDeclarationSyntax.str();
+      return false;
+    }
+    // The value (default or -D) of the parameter named: applyDefines takes
+    // it again after the definitions.
+    param.value = from->value;
+    param.isType = from->isType;
+    param.defaultFrom = from->name;
   }
   if (list.empty())
     return true;
@@ -154,8 +169,11 @@ static bool parseValues(StringRef text, KernelParam &param, const char *&badLoc,
   }
   if (!is_contained(param.values, param.value)) {
     badLoc = defaultText.data();
-    message = "the default " + param.value + " of '" + param.name +
-              "' is not one of its values (" + joinValues(param.values) + ")";
+    message = "the default " + param.value + " of '" + param.name + "' " +
+              (param.defaultFrom.empty()
+                   ? std::string()
+                   : "(the default of '" + param.defaultFrom + "') ") +
+              "is not one of its values (" + joinValues(param.values) + ")";
     return false;
   }
   return true;
@@ -189,7 +207,7 @@ static bool parseDeclarations(StringRef text, Reporter &reporter,
     param.line = reporter.getLine(body.data());
     const char *badLoc = nullptr;
     std::string message;
-    if (!parseValues(value, param, badLoc, message))
+    if (!parseValues(value, param, params, badLoc, message))
       return reporter.error(badLoc, message);
     if (findParam(params, name))
       return reporter.error(name.data(),
@@ -251,6 +269,24 @@ static bool applyDefines(ArrayRef<std::string> defines,
                                 joinValues(param->values) + ")");
     param->value = parsed;
     param->isDefined = true;
+  }
+  // A default naming another parameter takes that one's value, as given
+  // (declarations name only parameters above them, so one pass in order
+  // resolves chains).
+  for (auto [index, param] : llvm::enumerate(params)) {
+    if (param.defaultFrom.empty() || param.isDefined)
+      continue;
+    param.value = findParam(params, param.defaultFrom)->value;
+    if (!param.values.empty() && !is_contained(param.values, param.value))
+      return reporter.error(locations[index],
+                            "'" + param.name + "' takes the value " +
+                                param.value + " of '" + param.defaultFrom +
+                                "', which is not one of the values it "
+                                "declares here (" +
+                                joinValues(param.values) +
+                                "); give it one "
+                                "with -D " +
+                                param.name + "=VALUE");
   }
   return true;
 }

@@ -6,10 +6,15 @@
 // RUN: tile-opt %s -DBLOCK=64 -DWARPS=8 | FileCheck %s --check-prefix=SET
 // RUN: tile-opt %s -D BLOCK=16 | FileCheck %s --check-prefix=PARTIAL
 // RUN: tile-opt %s -D DTYPE=bf16 | FileCheck %s --check-prefix=TYPE
+// RUN: tile-opt %s -D C_TYPE=f16 | FileCheck %s --check-prefix=OWN
+// RUN: tile-opt %s -D DTYPE=bf16 -D C_TYPE=f32 | FileCheck %s --check-prefix=BOTH
 
 // tile.param BLOCK = 1024
 //   tile.param   WARPS=4
 // tile.param DTYPE = f32
+// A default may name a parameter declared above: its value, default or -D.
+// tile.param C_TYPE = DTYPE in f16, bf16, f32
+// tile.param HALF = BLOCK
 
 // DEFAULT: tile.func @k(%{{.*}}: i32) attributes {note = "${BLOCK}", warps = 4 : i32}
 // DEFAULT: tile.range 0, 1024 : tensor<1024xi32>
@@ -25,6 +30,15 @@
 // PARTIAL: tile.range 0, 16 : tensor<16xi32>
 // DEFAULT: tile.func @typed(%{{.*}}: !tile.ptr<f32>)
 // TYPE: tile.func @typed(%{{.*}}: !tile.ptr<bf16>)
+// DEFAULT: tile.func @derived(%{{.*}}: !tile.ptr<f32>)
+// DEFAULT: arith.constant 1024 : i32
+// SET: tile.func @derived(%{{.*}}: !tile.ptr<f32>)
+// SET: arith.constant 64 : i32
+// TYPE: tile.func @derived(%{{.*}}: !tile.ptr<bf16>)
+// OWN: tile.func @typed(%{{.*}}: !tile.ptr<f32>)
+// OWN: tile.func @derived(%{{.*}}: !tile.ptr<f16>)
+// BOTH: tile.func @typed(%{{.*}}: !tile.ptr<bf16>)
+// BOTH: tile.func @derived(%{{.*}}: !tile.ptr<f32>)
 tile.func @k(%n: i32) attributes {warps = ${WARPS} : i32, note = "${BLOCK}"} {
   // A comment may mention ${UNDECLARED}: comments are left alone.
   %r = tile.range 0, ${BLOCK} : tensor<${BLOCK}xi32>
@@ -36,5 +50,10 @@ tile.func @k(%n: i32) attributes {warps = ${WARPS} : i32, note = "${BLOCK}"} {
 }
 
 tile.func @typed(%p: !tile.ptr<${DTYPE}>) {
+  tile.return
+}
+
+tile.func @derived(%p: !tile.ptr<${C_TYPE}>) {
+  %h = arith.constant ${HALF} : i32
   tile.return
 }

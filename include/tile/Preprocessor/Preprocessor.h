@@ -23,6 +23,13 @@
 //
 // The default must be one of them, and so must a value given with -D.
 //
+// A default may instead name a parameter declared above, whose value it then
+// takes unless given its own with -D (the type of a matmul's output, the
+// type of its inputs unless said otherwise):
+//
+//   // tile.param DTYPE = f16 in f16, bf16, f8E4M3FN
+//   // tile.param C_DTYPE = DTYPE in f32, f16, bf16
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_PREPROCESSOR_PREPROCESSOR_H
@@ -54,6 +61,9 @@ struct KernelParam {
   std::vector<std::string> values;
   /// Whether `value` was given with -D rather than being the default.
   bool isDefined = false;
+  /// The parameter declared above whose value is this one's default (`NAME
+  /// = OTHER`); empty when the default is written as a value.
+  std::string defaultFrom;
   /// The line of the declaration (1-based).
   unsigned line = 0;
 };
