@@ -3,9 +3,11 @@
 // one program per SM, each walking its tiles of C (first, first + programs,
 // ...) in matmul.mlir's grouped order; C stored at a tile's last step (an
 // scf.if) and the accumulator reset to zeros there (a select). The max(., 0)
-// and max(., 1) clamps change no result for a launch that computes anything,
-// and let tile-loads-to-descs prove the boxes' starts non-negative, so TMA
-// needs no versioned loop. Used by test/Pipelines/matmul-persistent.test.
+// and max(., 1) clamps change no result for a launch that computes anything:
+// they let tile-loads-to-descs prove the boxes' starts non-negative (TMA
+// needs no versioned loop), and the pipeliners see every divisor of the
+// copies' offsets to be at least 1 (so they may compute them ahead). Used by
+// test/Pipelines/matmul-persistent.test.
 // tile.param BLOCK_M = 128 in 16, 32, 64, 128, 256
 // tile.param BLOCK_N = 128 in 16, 32, 64, 128, 256
 // tile.param BLOCK_K = 64 in 16, 32, 64, 128
@@ -40,7 +42,8 @@ tile.func @matmul_persistent(
   %num_pid_m = arith.ceildivsi %M0, %block_m : i32
   %num_pid_n = arith.ceildivsi %N0, %block_n : i32
   %num_tiles = arith.muli %num_pid_m, %num_pid_n : i32
-  %num_pid_in_group = arith.muli %group_m, %num_pid_n : i32
+  %group_tiles = arith.muli %group_m, %num_pid_n : i32
+  %num_pid_in_group = arith.maxsi %group_tiles, %c1 : i32
   %tiles_left = arith.subi %num_tiles, %first : i32
   %my_tiles_raw = arith.ceildivsi %tiles_left, %programs : i32
   %my_tiles = arith.maxsi %my_tiles_raw, %c0 : i32

@@ -291,6 +291,18 @@ private:
 /// f(convert(x)) -> convert(f(x)) for an elementwise f that narrows its
 /// one operand (truncf of an accumulator before a store): the conversion
 /// moves the narrow elements, half or a quarter of the bytes.
+/// Whether `op` is in `block`, or in branches of scf.if ops in it (no loop
+/// in between).
+static bool isInBranchesOf(Operation *op, Block *block) {
+  for (Block *at = op->getBlock(); at != block;) {
+    Operation *parent = at->getParentOp();
+    if (!isa_and_nonnull<scf::IfOp>(parent))
+      return false;
+    at = parent->getBlock();
+  }
+  return true;
+}
+
 struct SinkBelowNarrowing : OpTraitRewritePattern<OpTrait::Elementwise> {
   using OpTraitRewritePattern::OpTraitRewritePattern;
   LogicalResult matchAndRewrite(Operation *op,
@@ -298,11 +310,13 @@ struct SinkBelowNarrowing : OpTraitRewritePattern<OpTrait::Elementwise> {
     if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
         op->getNumRegions() || !isNarrowing(op))
       return failure();
-    // Not into a loop the conversion stands outside of, and not out of a
-    // dot operand's layout, whose placement depends on the elements' width.
+    // Not into a loop the conversion stands outside of (into an scf.if is
+    // fine: it then runs only where the branch does, as the store of a
+    // tile's last step in a loop over tiles), and not out of a dot
+    // operand's layout, whose placement depends on the elements' width.
     auto convert = op->getOperand(0).getDefiningOp<ConvertLayoutOp>();
     if (!convert || !convert->hasOneUse() ||
-        convert->getBlock() != op->getBlock() ||
+        !isInBranchesOf(op, convert->getBlock()) ||
         isFreeInAnyLayout(convert.getSrc()) ||
         isa<DotOperandEncodingAttr>(convert.getType().getEncoding()))
       return failure();
@@ -397,8 +411,36 @@ struct StoreInSourceLayout : OpRewritePattern<tile::StoreOp> {
   bool fromWgmma = false;
 };
 
+/// Whether `value` is made by an elementwise op (used only there) from
+/// conversions out of `layout` and values free in any layout, at least one
+/// of them such a conversion: made in `layout` instead, it needs no
+/// conversion at all (the reset of an accumulator, select(last, 0,
+/// convert(dot)), in a loop over several tiles).
+static bool isElementwiseOfConversionsFrom(Value value, Type layoutType) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !value.hasOneUse() || op->getNumResults() != 1 ||
+      !op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0 ||
+      isNarrowing(op))
+    return false;
+  bool fromLayout = false;
+  for (Value operand : op->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType()))
+      continue;
+    if (auto convert = operand.getDefiningOp<ConvertLayoutOp>()) {
+      if (convert.getSrc().getType() != layoutType)
+        return false;
+      fromLayout = true;
+      continue;
+    }
+    if (!isFreeInAnyLayout(operand))
+      return false;
+  }
+  return fromLayout;
+}
+
 /// An scf.for iter_arg whose every use in the body converts it to one layout
-/// L, and whose yielded value is a conversion from L: carried in L, its
+/// L, and whose yielded value is a conversion from L (or an elementwise op of
+/// such conversions and values free in any layout): carried in L, its
 /// initial value converted before the loop and its result after it.
 struct CarryInConvertedLayout : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -416,10 +458,22 @@ struct CarryInConvertedLayout : OpRewritePattern<scf::ForOp> {
         target = convert.getType();
         return true;
       });
-      Value yielded = loop.getYieldedValues()[index];
-      auto back = yielded.getDefiningOp<ConvertLayoutOp>();
-      if (!allConvert || !back || back.getSrc().getType() != target)
+      if (!allConvert)
         continue;
+      Value yielded = loop.getYieldedValues()[index];
+      Value carried;
+      if (auto back = yielded.getDefiningOp<ConvertLayoutOp>();
+          back && back.getSrc().getType() == target) {
+        carried = back.getSrc();
+      } else if (isElementwiseOfConversionsFrom(yielded, target)) {
+        // Converted at the end of the body: HoistThroughElementwise then
+        // makes the op in L, where the conversions from L cancel.
+        rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+        carried =
+            ConvertLayoutOp::create(rewriter, loop.getLoc(), target, yielded);
+      } else {
+        continue;
+      }
 
       // Convert the initial value before the loop...
       rewriter.setInsertionPoint(loop);
@@ -435,7 +489,7 @@ struct CarryInConvertedLayout : OpRewritePattern<scf::ForOp> {
         init.set(newInit);
         arg.setType(target);
         result.setType(target);
-        (*loop.getYieldedValuesMutable())[index].set(back.getSrc());
+        (*loop.getYieldedValuesMutable())[index].set(carried);
       });
       rewriter.replaceAllUsesExcept(result, resultBack.getResult(), resultBack);
       for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))

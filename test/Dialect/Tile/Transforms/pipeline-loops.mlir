@@ -236,3 +236,62 @@ tile.func @desc_dot(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %m: i32, %n: i32, %k
   tile.store %p, %h : tensor<64x64x!tile.ptr<f16>>
   tile.return
 }
+
+// -----
+
+// A row computed by dividing the counter (a loop over (row, part) pairs):
+// a division by a value known to be at least 1 (max(n, 1)) may be computed
+// for the next iteration ahead of time, so the load moves ahead.
+// CHECK-LABEL: tile.func @divided_by_positive
+// CHECK: %[[PARTS:.*]] = arith.maxsi
+// CHECK: tile.load
+// CHECK: scf.for %[[IV:.*]] = {{.*}} iter_args
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[IV]]
+// CHECK: arith.divsi %[[NEXT]], %[[PARTS]] : i32
+// CHECK: tile.load
+tile.func @divided_by_positive(%p: !tile.ptr<f32>, %n: i32, %parts: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %r = tile.range 0, 128 : tensor<128xi32>
+  %per_row = arith.maxsi %parts, %c1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = arith.divsi %i, %per_row : i32
+    %off = arith.muli %row, %c128 : i32
+    %start = tile.addptr %p, %off : !tile.ptr<f32>, i32
+    %rows = tile.splat %start : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %x = tile.load %ptrs : tensor<128x!tile.ptr<f32>>
+    %e = tile.exp %x : tensor<128xf32>
+    tile.store %ptrs, %e : tensor<128x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}
+
+// -----
+
+// The same with a divisor that may be 0: the division could not run ahead
+// of the iteration that needs it (the loop may not run at all), so the load
+// stays in place.
+// CHECK-LABEL: tile.func @divided_by_unknown
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK: arith.divsi
+// CHECK: tile.load
+tile.func @divided_by_unknown(%p: !tile.ptr<f32>, %n: i32, %parts: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %r = tile.range 0, 128 : tensor<128xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %row = arith.divsi %i, %parts : i32
+    %off = arith.muli %row, %c128 : i32
+    %start = tile.addptr %p, %off : !tile.ptr<f32>, i32
+    %rows = tile.splat %start : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %ptrs = tile.addptr %rows, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %x = tile.load %ptrs : tensor<128x!tile.ptr<f32>>
+    %e = tile.exp %x : tensor<128xf32>
+    tile.store %ptrs, %e : tensor<128x!tile.ptr<f32>>
+  } {tile.num_stages = 2 : i32}
+  tile.return
+}

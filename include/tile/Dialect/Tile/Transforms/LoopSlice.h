@@ -19,7 +19,10 @@ namespace mlir::tile {
 /// Collects into `slice` the operations of `loop`'s body that compute
 /// `roots`; false if they depend on anything but the induction variable and
 /// values from outside the loop (a value the loop carries, an operation
-/// nested deeper), or on an operation that is not pure.
+/// nested deeper), or on an operation that cannot be cloned to run where the
+/// body would not: one that is not pure, except a division or remainder
+/// whose divisor is known to be at least 1 (a positive constant, a program
+/// count, max(x, 1), ...).
 bool collectInductionSlice(scf::ForOp loop, ValueRange roots,
                            llvm::SetVector<Operation *> &slice);
 
