@@ -167,7 +167,7 @@ for step in "$@"; do
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
     chmod +x /tmp/tile-gpu/bin/tile-run
     TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${MATMUL_SECONDS:-300} python3 bench/matmul_bench.py --run /tmp/tile-gpu/bin/tile-run \
-      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} ${MATMUL_TMA:+--tma} ${MATMUL_TMA_ONLY:+--tma-only} ${MATMUL_C_DTYPE:+--c-dtype $MATMUL_C_DTYPE} \
+      ${MATMUL_DTYPES:+--dtypes $MATMUL_DTYPES} ${MATMUL_SIZES:+--sizes $MATMUL_SIZES} ${MATMUL_CONFIGS:+--configs $MATMUL_CONFIGS} ${MATMUL_TRITON:+--triton} ${MATMUL_TMA:+--tma} ${MATMUL_TMA_ONLY:+--tma-only} ${MATMUL_C_DTYPE:+--c-dtype $MATMUL_C_DTYPE} ${MATMUL_PERSISTENT:+--persistent $MATMUL_PERSISTENT} \
       ${MATMUL_BASELINE:+--baseline-run $MATMUL_BASELINE --baseline-all} \
       $(for v in ${MATMUL_PTX:-}; do echo --ptx $v; done) ${MATMUL_VERIFY:+--verify /dev/shm/matmul-verify} \
       > $o/${MATMUL_NAME:-matmul-bench}.log 2>&1

@@ -31,17 +31,21 @@ F8 = ("f8E4M3FN", "f8E5M2")
 
 
 def tile_time(run, dtype, m, n, k, params, reps, tma=False, ptx=None,
-              out_dir=None, c_dtype=None):
+              out_dir=None, c_dtype=None, kernel="examples/matmul.mlir",
+              persistent=False):
     c_dtype = c_dtype or dtype
     defines = ["-D", f"C_DTYPE={c_dtype}"]
     for name, value in params.items():
         defines += ["-D", f"{name}={value}"]
     grid = -(-m // params["BLOCK_M"]) * -(-n // params["BLOCK_N"])
+    # A persistent kernel walks the tiles with as many programs as fit on
+    # the GPU at once, at most one per tile.
+    grid = f"persistent:{grid}" if persistent else str(grid)
     # B as K x N row-major, or for 8-bit floats N x K (column-major).
     b_spec, b_strides = ((f"{dtype}[{n}x{k}]", ["1", str(k)]) if dtype in F8
                          else (f"{dtype}[{k}x{n}]", [str(n), "1"]))
-    cmd = [run, "examples/matmul.mlir", "--target=cuda", "--no-tuning-cache",
-           "-D", f"DTYPE={dtype}", *defines, "--grid", str(grid),
+    cmd = [run, kernel, "--target=cuda", "--no-tuning-cache",
+           "-D", f"DTYPE={dtype}", *defines, "--grid", grid,
            "--arg", f"{dtype}[{m}x{k}]=uniform:1",
            "--arg", f"{b_spec}=uniform:2",
            "--arg", f"{c_dtype}[{m}x{n}]=zeros",
@@ -288,6 +292,11 @@ def main():
                         help="C's element type (the example's C_DTYPE; by "
                         "default each dtype's own): bf16 for the 8-bit "
                         "floats writes what torch._scaled_mm writes")
+    parser.add_argument("--persistent", metavar="KERNEL",
+                        help="also time, as 'persistent', a persistent "
+                        "matmul taking the example's arguments (test/"
+                        "Pipelines/Inputs/matmul-flat-persistent.mlir) on "
+                        "a grid of as many programs as fit, with TMA")
     parser.add_argument("--tma-only", action="store_true",
                         help="time 'tile+tma' alone, not the cp.async "
                         "'tile' runs beside it (a sweep of many shapes)")
@@ -345,6 +354,8 @@ def main():
                     runs.append((args.run, config, "tile"))
                 if args.tma or args.tma_only:
                     runs.append((args.run, config, "tile+tma"))
+                if args.persistent:
+                    runs.append((args.run, config, "persistent"))
                 if index == 0 or args.baseline_all:
                     runs += [(path, config, name) for path, name in baselines]
                 runs += [(args.run, config, value)
@@ -367,9 +378,14 @@ def main():
                 if args.verify:
                     os.makedirs(args.verify, exist_ok=True)
                 ms, info = tile_time(run, dtype, m, n, k, params, args.reps,
-                                     tma=name == "tile+tma" or bool(ptx),
+                                     tma=name in ("tile+tma", "persistent")
+                                     or bool(ptx),
                                      ptx=ptx, out_dir=args.verify,
-                                     c_dtype=args.c_dtype)
+                                     c_dtype=args.c_dtype,
+                                     kernel=(args.persistent
+                                             if name == "persistent" else
+                                             "examples/matmul.mlir"),
+                                     persistent=name == "persistent")
                 label = f"  {name} {bm}x{bn}x{bk} {warps} warps {stages} stages"
                 if args.c_dtype and args.c_dtype != dtype:
                     label += f" C {args.c_dtype}"

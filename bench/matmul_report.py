@@ -19,7 +19,7 @@ SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.(?:matmul|_scaled_mm) ([0-9
 TRITON = re.compile(r"^  triton \(best: ([^)]*)\): ([0-9.]+) ms, ([0-9.]+) TFLOPS, ([0-9.]+) of")
 # matmul_bench --verify puts "[matches: ...]" or "[WRONG: ...]" after the
 # configuration (and --c-dtype "C TYPE" before it).
-TILE = re.compile(r"^  (tile(?:\+tma)?) (\S+ \d+ warps \d+ stages(?: C \w+)?)"
+TILE = re.compile(r"^  (tile(?:\+tma)?|persistent) (\S+ \d+ warps \d+ stages(?: C \w+)?)"
                   r"(?: \[(matches|WRONG)[^\]]*\])?: ([0-9.]+) ms, "
                   r"([0-9.]+) TFLOPS, ([0-9.]+) of")
 
@@ -71,14 +71,21 @@ def main():
     def cell(entry):
         return "%.1f (%.3f)" % entry[:2] if entry else "-"
 
+    persistent = any("persistent" in row for row in shapes.values())
     print("| dtype | M x N x K | torch TFLOPS | Triton best | tile best | "
-          "tile+tma best | tile+tma's configuration |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+          "tile+tma best | tile+tma's configuration |"
+          + (" persistent best | its configuration |" if persistent else ""))
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |"
+          + (" ---: | --- |" if persistent else ""))
     for (dtype, m, n, k), row in sorted(shapes.items()):
         tma = row.get("tile+tma")
-        print("| %s | %d x %d x %d | %.1f | %s | %s | %s | %s |" % (
+        line = "| %s | %d x %d x %d | %.1f | %s | %s | %s | %s |" % (
             dtype, m, n, k, row["torch"], cell(row.get("triton")),
-            cell(row.get("tile")), cell(tma), tma[2] if tma else "-"))
+            cell(row.get("tile")), cell(tma), tma[2] if tma else "-")
+        if persistent:
+            kept = row.get("persistent")
+            line += " %s | %s |" % (cell(kept), kept[2] if kept else "-")
+        print(line)
     print()
     print("(TFLOPS, and in parentheses the ratio to torch.matmul in the "
           "same run; the best of the configurations each log timed.)")
