@@ -31,15 +31,18 @@ def TileGPURemoveLayoutConversions
     conversion (its operands are converted instead, and so on up). A value an
     `scf.for` carries whose every use in the body converts it to one layout,
     and which comes back converted from that layout (a `tile.dot`
-    accumulator), is carried in that layout instead: converted once before
-    the loop and once after it. A `tile.store` of a converted `tile.dot`
+    accumulator), or made by an elementwise operation of such conversions
+    and values free in any layout (an accumulator reset by a select at a
+    tile's last step), is carried in that layout instead: converted once
+    before the loop and once after it. A `tile.store` of a converted `tile.dot`
     result (directly or through a cast) stores from the result's `#mma`
     layout. A conversion of a value computed from ranges, splats and
     constants by elementwise operations, `tile.addptr`, `tile.broadcast` and
     `tile.expand_dims` (addresses and masks, up to 48 operations) is
     replaced by the same computation in the target layout. A conversion
     feeding an op that narrows its elements (`arith.truncf` of an
-    accumulator) moves below it, so that it moves fewer bytes. What is left
+    accumulator) moves below it, so that it moves fewer bytes, into the
+    branch of an `scf.if` if the op is there (never into a loop). What is left
     moves data between threads.
 
     A stored result of `mma.sync` (`#mma` version 2) is stored from its
@@ -77,7 +80,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
 
     With `tile.num_stages = N` (N >= 2) on the loop, and the loads'
     pointers and masks computed from the induction variable and values
-    from outside the loop only, the buffers form a ring of N: the loop's
+    from outside the loop only (by pure operations, or divisions whose
+    divisor is known to be at least 1), the buffers form a ring of N: the loop's
     first N - 1 iterations are copied before it starts, and each iteration
     waits for its own copies (`tilegpu.async_wait` with N - 2 groups left
     in flight, and one barrier), reads them, and starts the copies of
