@@ -288,9 +288,6 @@ private:
   }
 };
 
-/// f(convert(x)) -> convert(f(x)) for an elementwise f that narrows its
-/// one operand (truncf of an accumulator before a store): the conversion
-/// moves the narrow elements, half or a quarter of the bytes.
 /// Whether `op` is in `block`, or in branches of scf.if ops in it (no loop
 /// in between).
 static bool isInBranchesOf(Operation *op, Block *block) {
@@ -303,6 +300,9 @@ static bool isInBranchesOf(Operation *op, Block *block) {
   return true;
 }
 
+/// f(convert(x)) -> convert(f(x)) for an elementwise f that narrows its
+/// one operand (truncf of an accumulator before a store): the conversion
+/// moves the narrow elements, half or a quarter of the bytes.
 struct SinkBelowNarrowing : OpTraitRewritePattern<OpTrait::Elementwise> {
   using OpTraitRewritePattern::OpTraitRewritePattern;
   LogicalResult matchAndRewrite(Operation *op,
