@@ -22,6 +22,9 @@
 // buffers are 1024-byte aligned, so that the swizzle, which wgmma applies to
 // address bits, matches the layout's.
 //
+// With `accumulate`, the instructions of the first K step take it as
+// scale-d (inline PTX: the NVVM op takes scale-d only as an attribute).
+//
 // The instructions are committed as one group, not waited for:
 // tilegpu.warpgroup_wait (wgmma.wait_group, as inline PTX that ties the
 // accumulator's registers) does, later, so that what the thread issues in
@@ -89,6 +92,47 @@ struct OperandDescriptors {
   }
 };
 
+/// One wgmma.mma_async whose scale-d is `accumulate` (i1), known only at
+/// run time: the NVVM op takes scale-d as an attribute, so this is inline
+/// PTX of the same instruction, the accumulator's registers tied through
+/// it as the op's are.
+static Value
+createWgmmaWithScaleD(OpBuilder &b, Location loc, Type structType,
+                      ArrayRef<Value> accumulator, Value descA, Value descB,
+                      Value accumulate, StringRef shape, StringRef elementType,
+                      std::optional<std::pair<bool, bool>> transposed) {
+  size_t count = accumulator.size();
+  std::string registers, constraints;
+  for (size_t i = 0; i < count; ++i) {
+    registers += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=f,";
+  }
+  for (size_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "l,l,r";
+  std::string asmString =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * count + 2) +
+      ", 0;\nwgmma.mma_async.sync.aligned." + shape.str() + ".f32." +
+      elementType.str() + "." + elementType.str() + " {" + registers + "}, $" +
+      std::to_string(2 * count) + ", $" + std::to_string(2 * count + 1) +
+      ", p, 1, 1";
+  if (transposed)
+    asmString += ", " + std::to_string(transposed->first) + ", " +
+                 std::to_string(transposed->second);
+  asmString += ";\n}";
+  SmallVector<Value> operands(accumulator);
+  operands.append(
+      {descA, descB, LLVM::ZExtOp::create(b, loc, b.getI32Type(), accumulate)});
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType, operands, asmString, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -143,6 +187,11 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
                      : isa<Float8E4M3FNType>(element) ? NVVM::WGMMATypes::e4m3
                      : isa<Float8E5M2Type>(element)   ? NVVM::WGMMATypes::e5m2
                                                       : NVVM::WGMMATypes::f16;
+    // The operands' layouts as wgmma's imm-trans-a and imm-trans-b, which
+    // only 16-bit types take.
+    std::optional<std::pair<bool, bool>> transposed;
+    if (element.getIntOrFloatBitWidth() == 16)
+      transposed = {!aKMajor, !bKMajor};
     int64_t instrK = getWgmmaInstrK(element);
     Type f32 = rewriter.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
@@ -167,13 +216,28 @@ struct WarpgroupDotOpLowering : ConvertOpToLLVMPattern<WarpgroupDotOp> {
                       "instruction's fragment");
             regs.push_back(*r);
           }
+          Value descA = aDesc.get(rewriter, loc, {m0, k0});
+          Value descB = bDesc.get(rewriter, loc, {k0, n0});
+          Value result;
+          if (k0 == 0 && adaptor.getAccumulate()) {
+            SmallVector<Value> inputs;
+            for (int64_t r : regs)
+              inputs.push_back(acc[r]);
+            std::string shape =
+                "m64n" + std::to_string(instrN) + "k" + std::to_string(instrK);
+            result = createWgmmaWithScaleD(
+                rewriter, loc, structType, inputs, descA, descB,
+                adaptor.getAccumulate(), shape,
+                NVVM::stringifyWGMMATypes(wgmmaType), transposed);
+            for (auto [j, r] : llvm::enumerate(regs))
+              acc[r] = LLVM::ExtractValueOp::create(rewriter, loc, result, j);
+            continue;
+          }
           Value inout = LLVM::UndefOp::create(rewriter, loc, structType);
           for (auto [j, r] : llvm::enumerate(regs))
             inout =
                 LLVM::InsertValueOp::create(rewriter, loc, inout, acc[r], j);
-          Value descA = aDesc.get(rewriter, loc, {m0, k0});
-          Value descB = bDesc.get(rewriter, loc, {k0, n0});
-          Value result = NVVM::WgmmaMmaAsyncOp::create(
+          result = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, inout, descA, descB,
               NVVM::MMAShapeAttr::get(context, 64, instrN, instrK),
               NVVM::WGMMATypesAttr::get(context, wgmmaType),

@@ -89,3 +89,51 @@ tile.func @float8(%p: !tile.ptr<f32>, %f: f32) attributes {tilegpu.num_warps = 4
   tile.store %ptrs, %e : tensor<64x128x!tile.ptr<f32>, #wg>
   tile.return
 }
+
+// -----
+
+// With `accumulate`, the first K step's instructions (one per 16 of K: the
+// first of four here) take it as wgmma's scale-d predicate, in inline PTX
+// (the NVVM op has scale-d only as an attribute): the 64 registers tied,
+// the descriptors as $128 and $129, the i1 widened to $130. The later
+// steps accumulate onto the first's result through the NVVM op.
+// CHECK-LABEL: llvm.func @accumulate
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[KEEP:.*]] = llvm.zext %{{.*}} : i1 to i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $130, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, $1, {{.*}}, $63}, $128, $129, p, 1, 1, 0, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},63,l,l,r" {{.*}}, %[[KEEP]] :
+// CHECK-NOT: setp.ne.b32
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+#wg = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sa = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sb = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], columnsPerBlock = 64}>
+tile.func @accumulate(%p: !tile.ptr<f32>, %f: f32, %keep: i1) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf16, #sa>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf16, #sb>
+  %c = tile.splat %f : f32 -> tensor<64x128xf32, #wg>
+  %d = tilegpu.warpgroup_dot %a, %b, %c accumulate(%keep) : !tilegpu.memdesc<64x64xf16, #sa>, !tilegpu.memdesc<64x128xf16, #sb>, tensor<64x128xf32, #wg>
+  %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x128xf32, #wg>
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.store %ptrs, %e : tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.return
+}
+
+// -----
+
+// 8-bit floats take no imm-trans-a or imm-trans-b.
+// CHECK-LABEL: llvm.func @accumulate_float8
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {$0, {{.*}}}, $128, $129, p, 1, 1;\0A}"
+// CHECK-COUNT-1: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 32>
+#wg = #tilegpu.mma<{warpsPerCTA = [4, 1], versionMajor = 3}>
+#sa = #tilegpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#sb = #tilegpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+tile.func @accumulate_float8(%p: !tile.ptr<f32>, %f: f32, %keep: i1) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<64x64xf8E4M3FN, #sa>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<64x128xf8E4M3FN, #sb>
+  %c = tile.splat %f : f32 -> tensor<64x128xf32, #wg>
+  %d = tilegpu.warpgroup_dot %a, %b, %c accumulate(%keep) : !tilegpu.memdesc<64x64xf8E4M3FN, #sa>, !tilegpu.memdesc<64x128xf8E4M3FN, #sb>, tensor<64x128xf32, #wg>
+  %e = tilegpu.warpgroup_wait %d {pending = 0 : i32} : tensor<64x128xf32, #wg>
+  %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.store %ptrs, %e : tensor<64x128x!tile.ptr<f32>, #wg>
+  tile.return
+}

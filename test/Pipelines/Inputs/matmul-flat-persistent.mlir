@@ -1,8 +1,9 @@
 // A persistent matmul with one flattened loop over (tile, k-step) pairs,
 // the shape issue 26's step C needs (docs/hopper-plan.md): a grid of at most
 // one program per SM, each walking its tiles of C (first, first + programs,
-// ...) in matmul.mlir's grouped order; C stored at a tile's last step (an
-// scf.if) and the accumulator reset to zeros there (a select). The max(., 0)
+// ...) in matmul.mlir's grouped order; the accumulator started from zeros at
+// a tile's first step (a select, which on sm_90a becomes wgmma's scale-d)
+// and C stored at its last (an scf.if). The max(., 0)
 // and max(., 1) clamps change no result for a launch that computes anything:
 // they let tile-loads-to-descs prove the boxes' starts non-negative (TMA
 // needs no versioned loop), and the pipeliners see every divisor of the
@@ -150,12 +151,17 @@ tile.func @matmul_persistent(
     %b_blk = tile.load %b_ptrs, %b_mask, %zero_b_in
         : tensor<${BLOCK_K}x${BLOCK_N}x!tile.ptr<${DTYPE}>>
 
-    %acc_next = tile.dot %a_blk, %b_blk, %acc_i
+    // A tile's first step starts from zeros: on sm_90a the select becomes
+    // wgmma's scale-d, so that the product need not wait for the last one.
+    %is_first = arith.cmpi eq, %kb, %c0 : i32
+    %restart = tile.splat %is_first : i1 -> tensor<${BLOCK_M}x${BLOCK_N}xi1>
+    %acc_in = arith.select %restart, %acc0, %acc_i
+        : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %acc_next = tile.dot %a_blk, %b_blk, %acc_in
         : tensor<${BLOCK_M}x${BLOCK_K}x${DTYPE}>,
           tensor<${BLOCK_K}x${BLOCK_N}x${DTYPE}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
 
-    // The tile's last step: C[rm, rn] = acc as C_DTYPE, and the next tile
-    // starts from zeros.
+    // The tile's last step: C[rm, rn] = acc as C_DTYPE.
     %is_last = arith.cmpi eq, %kb, %last_k : i32
     scf.if %is_last {
       %c_out = tile.cast %acc_next
@@ -184,10 +190,7 @@ tile.func @matmul_persistent(
       tile.store %c_ptrs, %c_out, %c_mask
           : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${C_DTYPE}>>
     }
-    %reset = tile.splat %is_last : i1 -> tensor<${BLOCK_M}x${BLOCK_N}xi1>
-    %acc_out = arith.select %reset, %acc0, %acc_next
-        : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
-    scf.yield %acc_out : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
   } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }

@@ -25,8 +25,11 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/TileGPU/IR/Wgmma.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUWARPGROUPDOT
@@ -107,6 +110,73 @@ static Operation *getEarliestPoint(Operation *op, Operation *also) {
   return nullptr;
 }
 
+/// A restart of the accumulation: `c = select(p, zeros, x)` (or
+/// `select(p, x, zeros)`), `p` one i1 for the whole tile (a scalar or a
+/// splat of one). Returns x and the i1 under which x is kept (made after
+/// p's definition, so that the product may be issued as early as before).
+static std::optional<std::pair<Value, Value>> matchRestart(Value c) {
+  auto select = c.getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return std::nullopt;
+  Value condition = select.getCondition();
+  if (auto splat = condition.getDefiningOp<tile::SplatOp>())
+    condition = splat.getSrc();
+  if (isa<ShapedType>(condition.getType()))
+    return std::nullopt;
+  bool zeroWhenTrue = matchPattern(select.getTrueValue(), m_AnyZeroFloat());
+  if (!zeroWhenTrue && !matchPattern(select.getFalseValue(), m_AnyZeroFloat()))
+    return std::nullopt;
+  if (!zeroWhenTrue)
+    return std::make_pair(select.getTrueValue(), condition);
+  OpBuilder builder(select);
+  builder.setInsertionPointAfterValue(condition);
+  Value keep = arith::XOrIOp::create(
+      builder, select.getLoc(), condition,
+      arith::ConstantIntOp::create(builder, select.getLoc(), 1, 1));
+  return std::make_pair(select.getFalseValue(), keep);
+}
+
+/// Users of `dot` other than the loop's yield that may wait for the whole
+/// product: each lies in a branch of an scf.if after the dot in its block,
+/// run on some iterations only (a persistent kernel's store of a finished
+/// tile). None if another user reads it in the iteration itself.
+static std::optional<SmallVector<OpOperand *>>
+getConditionalUses(tile::DotOp dot) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : dot->getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<scf::YieldOp>(user) && user->getBlock() == dot->getBlock())
+      continue;
+    Operation *ancestor = dot->getBlock()->findAncestorOpInBlock(*user);
+    if (!ancestor || ancestor == user || !isa<scf::IfOp>(ancestor))
+      return std::nullopt;
+    uses.push_back(&use);
+  }
+  return uses;
+}
+
+/// Moves the side-effect-free ops of `block` that compute `value` up to
+/// just after their operands' definitions, so that what needs `value` (a
+/// product's scale-d) may be issued early.
+static void hoistComputation(Value value, Block *block) {
+  Operation *op = value.getDefiningOp();
+  if (!op || op->getBlock() != block || op->getNumRegions() ||
+      !isMemoryEffectFree(op))
+    return;
+  Operation *last = nullptr;
+  for (Value operand : op->getOperands()) {
+    hoistComputation(operand, block);
+    Operation *def = operand.getDefiningOp();
+    if (def && def->getBlock() == block &&
+        (!last || last->isBeforeInBlock(def)))
+      last = def;
+  }
+  if (last)
+    op->moveAfter(last);
+  else
+    op->moveBefore(&block->front());
+}
+
 /// Rewrites `dot` into a warpgroup_dot if it can; true if it did.
 static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
   auto dType = dot.getD().getType();
@@ -147,15 +217,26 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
       value.setType(withLayout(cast<MemDescType>(value.getType()),
                                buffer->wanted.getEncoding()));
 
+  // A product that restarts the accumulation from zeros on some
+  // iterations takes the condition as wgmma's scale-d.
+  Value cIn = dot.getC(), accumulate;
+  auto select = cIn.getDefiningOp<arith::SelectOp>();
+  if (std::optional<std::pair<Value, Value>> restart = matchRestart(cIn))
+    std::tie(cIn, accumulate) = *restart;
+  else
+    select = nullptr;
+
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   auto hopperType =
       RankedTensorType::get(dType.getShape(), dType.getElementType(), layout);
-  Value c = ConvertLayoutOp::create(builder, loc, hopperType, dot.getC());
+  Value c = ConvertLayoutOp::create(builder, loc, hopperType, cIn);
   Value d = WarpgroupDotOp::create(builder, loc, hopperType, aLoad.getSrc(),
-                                   bLoad.getSrc(), c);
+                                   bLoad.getSrc(), c, accumulate);
   // Issued as early as its operands and the last wait allow.
   Operation *product = d.getDefiningOp(), *convert = c.getDefiningOp();
+  if (accumulate)
+    hoistComputation(accumulate, product->getBlock());
   if (Operation *point = getEarliestPoint(product, convert)) {
     convert->moveAfter(point);
     product->moveAfter(convert);
@@ -165,19 +246,30 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
   }
   // Waited for where the dot stood: the buffers' next copies, and the
   // rest of the iteration, are issued while the tensor cores run. In a
-  // pipelined loop whose accumulator goes from one product to the next and
-  // nowhere else, the product runs into the next iteration instead: the
-  // loop's result is waited for after it.
+  // pipelined loop whose accumulator goes from one product to the next
+  // (through a restart folded into scale-d, or not) and elsewhere only in
+  // branches taken on some iterations, the product runs into the next
+  // iteration instead: those branches and the loop's result wait for it in
+  // full.
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   std::optional<unsigned> carried;
   int64_t distance = 0;
-  if (loop && dot->hasOneUse() && isa<scf::YieldOp>(*dot->getUsers().begin())) {
+  auto yieldUse = llvm::find_if(dot->getUses(), [&](OpOperand &use) {
+    return isa<scf::YieldOp>(use.getOwner()) &&
+           use.getOwner()->getBlock() == dot->getBlock();
+  });
+  std::optional<SmallVector<OpOperand *>> branchUses = getConditionalUses(dot);
+  if (loop && yieldUse != dot->getUses().end() && branchUses &&
+      llvm::count_if(dot->getUses(), [](OpOperand &use) {
+        return isa<scf::YieldOp>(use.getOwner());
+      }) == 1) {
     auto attr = loop->getAttrOfType<IntegerAttr>(
         TileGPUDialect::getStageDistanceAttrName());
-    unsigned index = dot->getUses().begin()->getOperandNumber();
+    unsigned index = yieldUse->getOperandNumber();
     Value iterArg = loop.getRegionIterArg(index);
     bool onlyHere = llvm::all_of(iterArg.getUsers(), [&](Operation *user) {
-      return user == dot.getOperation() || user == convert;
+      return user == dot.getOperation() || user == convert ||
+             (select && user == select && select->hasOneUse());
     });
     // With a stage written again the next iteration, the wait for the
     // previous product must come before every copy of the iteration: a copy
@@ -187,7 +279,7 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
     for (Operation *prev = product->getPrevNode(); prev;
          prev = prev->getPrevNode())
       copyBefore |= isa<AsyncCopyOp, TmaLoadOp>(prev);
-    if (attr && dot.getC() == iterArg && onlyHere &&
+    if (attr && cIn == iterArg && onlyHere &&
         (attr.getInt() >= 2 || !copyBefore)) {
       carried = index;
       distance = attr.getInt();
@@ -211,8 +303,29 @@ static bool rewriteDot(tile::DotOp dot, unsigned numWarps) {
   }
   builder.setInsertionPoint(dot);
   Value back = ConvertLayoutOp::create(builder, loc, dType, ready);
+  if (carried) {
+    // The branches wait for the whole product, once per block.
+    DenseMap<Block *, Value> waited;
+    for (OpOperand *use : *branchUses) {
+      Block *block = use->getOwner()->getBlock();
+      Value &full = waited[block];
+      if (!full) {
+        OpBuilder inBranch = OpBuilder::atBlockBegin(block);
+        Value done = WarpgroupWaitOp::create(inBranch, loc, hopperType, ready,
+                                             /*pending=*/0);
+        full = ConvertLayoutOp::create(inBranch, loc, dType, done);
+      }
+      use->set(full);
+    }
+  }
   dot.getD().replaceAllUsesWith(back);
   dot.erase();
+  if (select && select->use_empty()) {
+    Operation *splat = select.getCondition().getDefiningOp<tile::SplatOp>();
+    select.erase();
+    if (splat && splat->use_empty())
+      splat->erase();
+  }
   if (carried) {
     Value result = loop.getResult(*carried);
     builder.setInsertionPointAfter(loop);

@@ -283,3 +283,124 @@ tile.func @copy_first(%pa: !tile.ptr<f16>, %n: i32) attributes {tilegpu.num_warp
   } {tilegpu.stage_distance = 1 : i32}
   tile.return
 }
+
+// -----
+
+// A persistent loop over (tile, k-step): the accumulator restarts from
+// zeros at a tile's first step (a select between zeros and the last
+// product, on a condition computed after the copies) and the finished tile
+// is stored in an scf.if. The select becomes the product's `accumulate`
+// (scale-d), its condition computed early enough for the product to be
+// issued before the copies; the product runs into the next iteration
+// (pending 1), and the branch alone waits for all of it.
+
+// CHECK-LABEL: tile.func @restart
+// CHECK: scf.for %[[I:[^ ]*]] =
+// CHECK: %[[KB:.*]] = arith.remsi %[[I]]
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[KB]]
+// CHECK: %[[KEEP:.*]] = arith.xori %[[FIRST]], %true
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} accumulate(%[[KEEP]])
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warpgroup_wait %[[D]] {pending = 1 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK: tilegpu.async_copy
+// CHECK-NOT: arith.select
+// CHECK: scf.if
+// CHECK-NEXT: %[[FULL:.*]] = tilegpu.warpgroup_wait %[[W]] {pending = 0 : i32}
+// CHECK-NEXT: %[[NARROW:.*]] = tilegpu.convert_layout %[[FULL]]
+// CHECK: tile.store %{{.*}}, %[[NARROW]]
+// CHECK: } {tilegpu.stage_distance = 1 : i32}
+#ca = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @restart(%pa: !tile.ptr<f16>, %p: !tile.ptr<f32>, %n: i32, %k: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<3x64x128xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %w = %c1) -> (tensor<128x128xf32, #mma>, i32) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %sa = tilegpu.memdesc_index %ra[%i] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%i] : !tilegpu.memdesc<3x64x128xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<128x64xf16, #s> -> tensor<128x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x128xf16, #s> -> tensor<64x128xf16, #opb>
+    %wa = tilegpu.memdesc_index %ra[%w] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>
+    %ta = tile.splat %pa : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>, #ca>
+    tilegpu.async_copy %ta, %wa : tensor<128x64x!tile.ptr<f16>, #ca>, !tilegpu.memdesc<128x64xf16, #s>
+    tilegpu.async_commit_group
+    %kb = arith.remsi %i, %k : i32
+    %first = arith.cmpi eq, %kb, %c0 : i32
+    %restart = tile.splat %first : i1 -> tensor<128x128xi1, #mma>
+    %in = arith.select %restart, %acc0, %acc : tensor<128x128xi1, #mma>, tensor<128x128xf32, #mma>
+    %d = tile.dot %a, %b, %in : tensor<128x64xf16, #opa>, tensor<64x128xf16, #opb> -> tensor<128x128xf32, #mma>
+    %last = arith.cmpi eq, %kb, %k : i32
+    scf.if %last {
+      %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<128x128x!tile.ptr<f32>, #mma>
+      tile.store %ptrs, %d : tensor<128x128x!tile.ptr<f32>, #mma>
+    }
+    scf.yield %d, %i : tensor<128x128xf32, #mma>, i32
+  } {tilegpu.stage_distance = 1 : i32}
+  tile.return
+}
+
+// -----
+
+// A select with anything but zeros stays a select, read before the
+// product (which then cannot run into the next iteration); a product read
+// in the iteration outside a branch is waited for in full where it stood.
+
+// CHECK-LABEL: tile.func @no_restart
+// CHECK: arith.select
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{[^ ]*}} :
+// CHECK: tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32}
+// CHECK-LABEL: tile.func @read_in_iteration
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}} accumulate
+// CHECK: tilegpu.warpgroup_wait %[[D]] {pending = 0 : i32}
+// CHECK-NOT: tilegpu.warpgroup_wait
+// CHECK: tile.store
+// CHECK: } {tilegpu.stage_distance = 2 : i32}
+#mma = #tilegpu.mma<{warpsPerCTA = [2, 2]}>
+#opa = #tilegpu.dot_operand<{opIdx = 0, parent = #mma}>
+#opb = #tilegpu.dot_operand<{opIdx = 1, parent = #mma}>
+#s = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func @no_restart(%n: i32, %first: i1) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<4x64x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<4x64x64xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %ones = arith.constant dense<1.0> : tensor<64x64xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %j = %c0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %sa = tilegpu.memdesc_index %ra[%j] : !tilegpu.memdesc<4x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%j] : !tilegpu.memdesc<4x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
+    %in = arith.select %first, %ones, %acc : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %in : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
+    scf.yield %d, %i : tensor<64x64xf32, #mma>, i32
+  } {tilegpu.stage_distance = 2 : i32}
+  tile.return
+}
+tile.func @read_in_iteration(%p: !tile.ptr<f32>, %n: i32, %first: i1) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<4x64x64xf16, #s>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<4x64x64xf16, #s>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %j = %c0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+    tilegpu.async_wait {pending = 1 : i32}
+    %sa = tilegpu.memdesc_index %ra[%j] : !tilegpu.memdesc<4x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+    %sb = tilegpu.memdesc_index %rb[%j] : !tilegpu.memdesc<4x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+    %a = tilegpu.local_load %sa : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opa>
+    %b = tilegpu.local_load %sb : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #opb>
+    %in = arith.select %first, %acc, %acc0 : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %in : tensor<64x64xf16, #opa>, tensor<64x64xf16, #opb> -> tensor<64x64xf32, #mma>
+    %ptrs = tile.splat %p : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #mma>
+    tile.store %ptrs, %d : tensor<64x64x!tile.ptr<f32>, #mma>
+    scf.yield %d, %i : tensor<64x64xf32, #mma>, i32
+  } {tilegpu.stage_distance = 2 : i32}
+  tile.return
+}

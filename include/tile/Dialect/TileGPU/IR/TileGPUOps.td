@@ -220,8 +220,19 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
     issued as early as the buffers are ready, and the wait where the dot
     stood.
 
+    With `accumulate`, an `i1` the same across the warpgroup, a false
+    value makes `d = a @ b`, `c` unread (wgmma's scale-d operand, on the
+    instructions of the first 16 or 32 of K): a product that starts an
+    accumulation from zeros, where the kernel selects between zeros and the
+    last product (`tilegpu-warpgroup-dot` folds such a select into it), need
+    not wait for the last product to finish before it is issued.
+
     ```mlir
     %d = tilegpu.warpgroup_dot %a, %b, %c
+        : !tilegpu.memdesc<128x64xf16, #shared>,
+          !tilegpu.memdesc<64x128xf16, #shared1>,
+          tensor<128x128xf32, #mma>
+    %e = tilegpu.warpgroup_dot %a, %b, %d accumulate(%keep)
         : !tilegpu.memdesc<128x64xf16, #shared>,
           !tilegpu.memdesc<64x128xf16, #shared1>,
           tensor<128x128xf32, #mma>
@@ -229,11 +240,12 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot",
   }];
   let arguments = (ins Arg<TileGPU_MemDesc, "", [MemRead]>:$a,
                        Arg<TileGPU_MemDesc, "", [MemRead]>:$b,
-                       AnyRankedTensor:$c);
+                       AnyRankedTensor:$c,
+                       Optional<I1>:$accumulate);
   let results = (outs AnyRankedTensor:$d);
   let assemblyFormat = [{
-    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,`
-    qualified(type($b)) `,` type($c)
+    $a `,` $b `,` $c (`accumulate` `(` $accumulate^ `)`)? attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` type($c)
   }];
   let hasVerifier = 1;
 }
