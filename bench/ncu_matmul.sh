@@ -10,6 +10,11 @@
 # as CSV (OUTDIR/source-{tile,triton}.csv). NCU_CLOCK_CONTROL=none profiles
 # at the GPU's own clocks instead of Nsight Compute's locked base clock (run
 # 75: the two kernels level at the base clock, tile 5% slower by events).
+#
+# TILE_KERNEL (default examples/matmul.mlir), TILE_GRID (default one
+# program per tile) and TILE_ARGS (say --tma, which run 75 lacked: it
+# profiled the cp.async kernel) choose tile's launch; NCU_NAME (default
+# tile) names its files; NCU_TRITON=0 leaves Triton out.
 set -uo pipefail
 source_page=0
 if [ "${1:-}" = --source ]; then source_page=1; shift; fi
@@ -35,19 +40,25 @@ profile() {
   fi
   echo "ncu $name rc=$?"
 }
-profile tile --kernel-name regex:matmul --launch-count 1 \
-  "$run" examples/matmul.mlir --target=cuda -D DTYPE="$dtype" \
+name=${NCU_NAME:-tile}
+# shellcheck disable=SC2086
+profile "$name" --kernel-name regex:matmul --launch-count 1 \
+  "$run" "${TILE_KERNEL:-examples/matmul.mlir}" --target=cuda ${TILE_ARGS:-} -D DTYPE="$dtype" \
   -D BLOCK_M="$bm" -D BLOCK_N="$bn" -D BLOCK_K="$bk" -D NUM_WARPS="$warps" \
-  -D NUM_STAGES="$stages" --grid "$grid" \
+  -D NUM_STAGES="$stages" --grid "${TILE_GRID:-$grid}" \
   --arg "$dtype[${m}x${k}]=randn:1" --arg "$dtype[${k}x${n}]=randn:2" \
   --arg "$dtype[${m}x${n}]=zeros" --arg i32="$m" --arg i32="$n" --arg i32="$k" \
   --arg i32="$k" --arg i32=1 --arg i32="$n" --arg i32=1 --arg i32="$n" \
   --arg i32=1
-profile triton --kernel-name 'regex:^kernel$' --launch-skip 1 --launch-count 1 \
-  python3 bench/ncu_matmul_triton.py "$dtype" "$m" "$n" "$k" "$bm" "$bn" "$bk" \
-  "$warps" "$stages"
+names=("$name")
+if [ "${NCU_TRITON:-1}" != 0 ]; then
+  profile triton --kernel-name 'regex:^kernel$' --launch-skip 1 --launch-count 1 \
+    python3 bench/ncu_matmul_triton.py "$dtype" "$m" "$n" "$k" "$bm" "$bn" "$bk" \
+    "$warps" "$stages"
+  names+=(triton)
+fi
 if [ $source_page = 1 ]; then
-  for name in tile triton; do
+  for name in "${names[@]}"; do
     ncu -i "$out/$name.ncu-rep" --page source --csv --print-source sass \
       > "$out/source-$name.csv" 2> "$out/source-$name.err"
     echo "source $name rc=$? $(wc -l < "$out/source-$name.csv") lines"
