@@ -84,8 +84,12 @@ tile.func @matmul_persistent(
 
   // One loop over (tile, k-step) pairs: the loads of a tile's first steps
   // are issued while the tile before it is still multiplying and stored.
-  %acc = scf.for %step = %c0 to %steps step %c1 iter_args(%acc_i = %acc0)
-      -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>) : i32 {
+  // %ks is the step's k-step within its tile, counted along (the step's
+  // remainder by %num_k without a division: a tile's first step issues its
+  // product as soon as the ring's stage is ready, not after a division).
+  %acc, %ks_out = scf.for %step = %c0 to %steps step %c1
+      iter_args(%acc_i = %acc0, %ks = %c0)
+      -> (tensor<${BLOCK_M}x${BLOCK_N}xf32>, i32) : i32 {
     %nth = arith.divsi %step, %num_k : i32
     %kb = arith.remsi %step, %num_k : i32
     %nth_off = arith.muli %nth, %programs : i32
@@ -153,7 +157,7 @@ tile.func @matmul_persistent(
 
     // A tile's first step starts from zeros: on sm_90a the select becomes
     // wgmma's scale-d, so that the product need not wait for the last one.
-    %is_first = arith.cmpi eq, %kb, %c0 : i32
+    %is_first = arith.cmpi eq, %ks, %c0 : i32
     %restart = tile.splat %is_first : i1 -> tensor<${BLOCK_M}x${BLOCK_N}xi1>
     %acc_in = arith.select %restart, %acc0, %acc_i
         : tensor<${BLOCK_M}x${BLOCK_N}xi1>, tensor<${BLOCK_M}x${BLOCK_N}xf32>
@@ -162,7 +166,7 @@ tile.func @matmul_persistent(
           tensor<${BLOCK_K}x${BLOCK_N}x${DTYPE}> -> tensor<${BLOCK_M}x${BLOCK_N}xf32>
 
     // The tile's last step: C[rm, rn] = acc as C_DTYPE.
-    %is_last = arith.cmpi eq, %kb, %last_k : i32
+    %is_last = arith.cmpi eq, %ks, %last_k : i32
     scf.if %is_last {
       %c_out = tile.cast %acc_next
           : tensor<${BLOCK_M}x${BLOCK_N}xf32> to tensor<${BLOCK_M}x${BLOCK_N}x${C_DTYPE}>
@@ -190,7 +194,9 @@ tile.func @matmul_persistent(
       tile.store %c_ptrs, %c_out, %c_mask
           : tensor<${BLOCK_M}x${BLOCK_N}x!tile.ptr<${C_DTYPE}>>
     }
-    scf.yield %acc_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>
+    %ks_inc = arith.addi %ks, %c1 : i32
+    %ks_next = arith.select %is_last, %c0, %ks_inc : i32
+    scf.yield %acc_next, %ks_next : tensor<${BLOCK_M}x${BLOCK_N}xf32>, i32
   } {tile.num_stages = ${NUM_STAGES} : i32}
   tile.return
 }
