@@ -40,6 +40,13 @@ llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-smith", "tile-
 
 config.substitutions.append(("%tile_bin", config.tile_tools_dir))
 
+# MLIR's own mlir-opt and mlir-runner (mlir-22-tools) run lowered IR on the
+# CPU, with the runner's C library (libmlir-22-dev).
+mlir_c_runner_utils = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_c_runner_utils.so")
+if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")) and os.path.exists(mlir_c_runner_utils):
+    config.available_features.add("mlir-runner")
+config.substitutions.append(("%mlir_c_runner_utils", mlir_c_runner_utils))
+
 # The C API's shared library (libtile-c.so), which the Python package
 # (python/tile) loads: `tile-c-library` where it is built (not in sanitized
 # builds). %tile_python runs the package's Python with it: the tests'

@@ -102,6 +102,8 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   conversionOptions.storeFromMma = options.storeFromMma;
   conversionOptions.storeFromWgmma = options.storeFromWgmma;
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions(conversionOptions));
+  // Last, so that the divisions the pipeliners compute ahead are covered.
+  pm.addPass(createTileStrengthReduceDivisions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

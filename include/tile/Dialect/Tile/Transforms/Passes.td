@@ -183,4 +183,45 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
   let dependentDialects = ["arith::ArithDialect"];
 }
 
+def TileStrengthReduceDivisions
+    : Pass<"tile-strength-reduce-divisions", "ModuleOp"> {
+  let summary = "Divide by loop-invariant values with a multiply and shifts";
+  let description = [{
+    An `i32` division or remainder by a value known only at run time takes
+    some twenty instructions on an NVIDIA GPU, which has no integer divider
+    (a reciprocal in floating point, then corrections), in a chain of
+    dependent ones. In a loop whose divisor does not change (a persistent
+    kernel's tile and k-step from its step, `step / num_k`), this pass
+    computes once, before the outermost loop the divisor is invariant in,
+    the divisor's magic multiplier and shifts (Granlund and Montgomery,
+    "Division by Invariant Integers using Multiplication", PLDI 1994,
+    figure 4.1), and divides in the loop by a high multiply, a subtraction,
+    an addition and two shifts, exactly for every dividend and every
+    divisor the operation defines:
+
+    ```
+    l = 32 - ctlz(|d| - 1)                    (ceil(log2 |d|))
+    m = ((2^l - |d|) << 32) / |d| + 1         (64-bit, before the loop)
+    t = mulhi(m, |n|)
+    q = (t + ((|n| - t) >> min(l, 1))) >> max(l - 1, 0)
+    ```
+
+    `arith.divui`/`remui` divide `n` by `d` so; `arith.divsi`/`remsi`
+    divide the magnitudes and give the quotient the sign of `n xor d`
+    (truncation toward zero); a remainder is `n - q * d`. Divisors that are
+    constants are left to LLVM, which does the same at compile time; other
+    types than `i32` are left as they are. The magic is computed from
+    `max(|d|, 1)`, so that a loop that never divides by zero (or does not
+    run) does not divide by zero before it.
+
+    ```mlir
+    scf.for %step = %c0 to %steps step %c1 : i32 {
+      %tile = arith.divsi %step, %num_k : i32
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "math::MathDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
