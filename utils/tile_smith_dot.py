@@ -95,10 +95,11 @@ def dot(a, b, c, precision="tf32"):
     return R.Value(R.round_to(exact, "f32"), bound, "f32")
 
 
-def accumulate_dot(g, a, b, start, precision="tf32"):
+def accumulate_dot(g, a, b, start, precision="tf32", restart=0):
     """The column loop's dot accumulator: from `start`, each column block
     adds its product a @ b (tile.dot onto the iter_arg), one after another,
-    as a matrix multiply's K loop does."""
+    as a matrix multiply's K loop does; with `restart`, it starts again
+    from `start` at every block whose index is a multiple of it."""
     ra = a.r.reshape((g.row_blocks, g.col_blocks) + a.r.shape[1:])
     ea = a.e.reshape(ra.shape)
     rb = b.r.reshape((g.row_blocks, g.col_blocks) + b.r.shape[1:])
@@ -107,6 +108,9 @@ def accumulate_dot(g, a, b, start, precision="tf32"):
     acc = R.Value(np.full(shape, R.round_to(start, "f32")), np.zeros(shape),
                   "f32")
     for j in range(g.col_blocks):
+        if restart and j % restart == 0:
+            acc = R.Value(np.full(shape, R.round_to(start, "f32")),
+                          np.zeros(shape), "f32")
         lhs = R.Value(ra[:, j], ea[:, j], a.t)
         rhs = R.Value(rb[:, j], eb[:, j], b.t)
         acc = dot(lhs, rhs, acc, precision)

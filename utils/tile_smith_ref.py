@@ -688,8 +688,8 @@ def dot(a, b, c, precision="tf32"):
     return _dots.dot(a, b, c, precision)
 
 
-def accumulate_dot(g, a, b, start, precision="tf32"):
-    return _dots.accumulate_dot(g, a, b, start, precision)
+def accumulate_dot(g, a, b, start, precision="tf32", restart=0):
+    return _dots.accumulate_dot(g, a, b, start, precision, restart)
 
 
 #

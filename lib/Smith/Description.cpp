@@ -111,8 +111,10 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
     case OpKind::Accumulate:
       o["fn"] = getName(op.reduce);
       o["value"] = toJSON(op.value);
-      if (op.reduce == ReduceFn::Dot)
+      if (op.reduce == ReduceFn::Dot) {
         o["precision"] = getName(op.precision);
+        o["restart"] = op.restart;
+      }
       break;
     case OpKind::Dot:
       o["precision"] = getName(op.precision);
@@ -400,8 +402,10 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
       case OpKind::Accumulate:
         op.reduce = r.name<ReduceFn>(*o, "fn", allReduce);
         op.value = r.number(*o, "value");
-        if (op.reduce == ReduceFn::Dot)
+        if (op.reduce == ReduceFn::Dot) {
           op.precision = r.name<DotPrecision>(*o, "precision", allPrecisions);
+          op.restart = static_cast<int>(r.integer(*o, "restart", 0));
+        }
         break;
       case OpKind::Dot:
         op.precision = r.name<DotPrecision>(*o, "precision", allPrecisions);

@@ -22,7 +22,9 @@
 // (dotRng again) makes some of those the shape of a matmul on Hopper: 64 x
 // 32 tiles on 4 warps (a warpgroup), f16 or bf16 operands each loaded whole
 // in the loop, which tilegpu-pipeline stages in shared memory and
-// tilegpu-warpgroup-dot multiplies with wgmma on sm_90a.
+// tilegpu-warpgroup-dot multiplies with wgmma on sm_90a. Some of the loop's
+// dots restart from zeros every few column blocks (a select before the dot,
+// which tilegpu-warpgroup-dot makes wgmma's scale-d).
 //
 // Operand values are small (at most 2 in magnitude where loaded), and a
 // dot is made only where K products of them stay well inside the ranges
@@ -488,6 +490,15 @@ void Generator::addLoopDot() {
   op.reduce = ReduceFn::Dot;
   op.precision = loopDotPrecision;
   op.value = rng.chance(0.7) ? 0 : niceConstant(-2, 2, ElementType::F32);
+  // Some restart from zeros every 1 to 3 column blocks, at least once past
+  // the first (drawn from dotRng, after everything else, so that the rest
+  // of the program is drawn as before).
+  int64_t colBlocks = program.getColBlocks();
+  if (colBlocks > 1 && dotRng.chance(0.3)) {
+    op.value = 0;
+    op.restart =
+        static_cast<int>(dotRng.range(1, std::min<int64_t>(3, colBlocks - 1)));
+  }
   // Each column block adds K products.
   Range products = productRange(loopDotLhs, loopDotRhs);
   double blocks = static_cast<double>(program.getColBlocks());

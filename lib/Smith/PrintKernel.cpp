@@ -119,6 +119,24 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
         std::string next = "%next" + std::to_string(k);
         std::string acc = "%acc" + std::to_string(k);
         if (op.reduce == ReduceFn::Dot) {
+          if (op.restart) {
+            // Zeros at every restart-th block: select(col_block % restart
+            // == 0, zeros, acc).
+            std::string kText = std::to_string(k);
+            std::string mask = type;
+            size_t element = mask.rfind("f32>");
+            mask.replace(element, 4, "i1>");
+            inner.push_back("%phase" + kText + " = arith.remsi %col_block, " +
+                            constI32(op.restart).name + " : i32");
+            inner.push_back("%restart" + kText + " = arith.cmpi eq, %phase" +
+                            kText + ", " + zero.name + " : i32");
+            inner.push_back("%restarts" + kText + " = tile.splat %restart" +
+                            kText + " : i1 -> " + mask);
+            inner.push_back("%from" + kText + " = arith.select %restarts" +
+                            kText + ", " + initials[k].name + ", " + acc +
+                            " : " + mask + ", " + type);
+            acc = "%from" + kText;
+          }
           inner.push_back(next + " = " +
                           dotText(values[op.operands[0]],
                                   values[op.operands[1]], acc, op.precision));

@@ -213,7 +213,10 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       if (op.reduce == ReduceFn::Dot) {
         os << name << " = R.accumulate_dot(g, " << operand(0) << ", "
            << operand(1) << ", " << pythonNumber(op.value, op.type) << ", "
-           << quote(getDotPrecision(op.precision)) << ")\n";
+           << quote(getDotPrecision(op.precision));
+        if (op.restart)
+          os << ", restart=" << op.restart;
+        os << ")\n";
         break;
       }
       os << name << " = R.accumulate(g, " << operand(0) << ", "

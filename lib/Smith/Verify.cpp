@@ -333,6 +333,9 @@ std::string smith::verifyProgram(const Program &program) {
       if (!isRepresentable(op.value, op.type) && op.value != 0 &&
           !(std::isinf(op.value) && op.reduce == ReduceFn::Max))
         return bad("start value not representable");
+      if (op.restart < 0 ||
+          (op.restart && (op.reduce != ReduceFn::Dot || op.value != 0)))
+        return bad("restarts, but is not a dot from zero");
       break;
     case OpKind::Dot:
       if (!expect(3) || !isDotProduct(0, 1) || !isFloat(2) ||

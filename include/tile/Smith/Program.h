@@ -359,6 +359,12 @@ struct Op {
   int axis = 0;
   /// Dot, and Accumulate with reduce = Dot: how f32 inputs are multiplied.
   DotPrecision precision = DotPrecision::Default;
+  /// Accumulate with reduce = Dot (from 0): restarts from zeros at every
+  /// column block whose index is a multiple of `restart` (0: never), a
+  /// select between zeros and the accumulator before the dot, as a
+  /// persistent matmul's first k-step (wgmma's scale-d on sm_90a). After
+  /// the loop it holds the sum over the blocks since the last restart.
+  int restart = 0;
   /// With a column loop: 0 inside it (per block), 1 after it (per row
   /// block).
   int phase = 0;
