@@ -7,47 +7,39 @@ table (TFLOPS, and the fraction of cuBLAS).
 
   python3 bench/matmul_plot.py LOG... --svg OUT.svg [--table]
 
-Only lines the benchmark prints are read: "DTYPE MxNxK: torch.matmul ...
-TFLOPS", "triton (best: ...): ... TFLOPS" and "tile CONFIG: ... TFLOPS"
-(baselines timed beside tile under another name are left out)."""
+The logs are read by bench/matmul_report.py's parser: "DTYPE MxNxK:
+torch.matmul ... TFLOPS", "triton (best: ...): ... TFLOPS" and "tile CONFIG:
+... TFLOPS" (baselines and persistent kernels timed beside tile under other
+names are left out)."""
 
 import argparse
-import re
+import os
 import sys
 from xml.sax.saxutils import escape
 
-SHAPE = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+): torch.matmul [\d.]+ ms, "
-                   r"([\d.]+) TFLOPS")
-TRITON = re.compile(r"^\s+triton \(best: ([^)]*)\): [\d.]+ ms, ([\d.]+) TFLOPS")
-# "tile" (cp.async copies) and "tile+tma" (TMA copies) are both tile; a
-# --verify verdict ("[matches: ...]") may follow the configuration.
-TILE = re.compile(r"^\s+tile(?:\+tma)? (.*?)(?: \[(?:matches|WRONG)[^\]]*\])?: "
-                  r"[\d.]+ ms, ([\d.]+) TFLOPS")
+# The logs are read as bench/matmul_report.py reads them (one parser).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matmul_report import parse as parse_logs  # noqa: E402
 
 SERIES = [("cublas", "cuBLAS (torch.matmul)", "#555555"),
           ("triton", "Triton, best of its configurations", "#d62728"),
           ("tile", "tile, best of the configurations timed", "#1f77b4")]
 
 
-def parse(lines):
-    """{dtype: [(shape, {series: (tflops, config)})]} in the log's order."""
+def panels_of(shapes):
+    """{dtype: [(shape, {series: (tflops, config)})]} in the logs' order, from
+    matmul_report.parse: tile's best of its copies by cp.async ("tile") and
+    by TMA ("tile+tma"); a persistent kernel timed beside it is left out."""
     panels = {}
-    current = None
-    for line in lines:
-        match = SHAPE.match(line)
-        if match:
-            dtype, m, n, k, tflops = match.groups()
-            current = {"cublas": (float(tflops), "")}
-            panels.setdefault(dtype, []).append((f"{m}x{n}x{k}", current))
-            continue
-        if current is None:
-            continue
-        for name, pattern in (("triton", TRITON), ("tile", TILE)):
-            match = pattern.match(line)
-            if match:
-                config, tflops = match.group(1), float(match.group(2))
-                if name not in current or tflops > current[name][0]:
-                    current[name] = (tflops, config)
+    for (dtype, m, n, k), values in shapes.items():
+        entry = {"cublas": (values["torch"], "")}
+        if "triton" in values:
+            entry["triton"] = (values["triton"][0], values["triton"][2])
+        tiles = [values[kind] for kind in ("tile", "tile+tma") if kind in values]
+        if tiles:
+            best = max(tiles, key=lambda t: t[0])
+            entry["tile"] = (best[0], best[2])
+        panels.setdefault(dtype, []).append((f"{m}x{n}x{k}", entry))
     return panels
 
 
@@ -132,11 +124,7 @@ def main():
     parser.add_argument("--title", default="Matrix multiply on the H100")
     parser.add_argument("--table", action="store_true")
     args = parser.parse_args()
-    lines = []
-    for path in args.logs:
-        with open(path) as f:
-            lines += f.readlines()
-    panels = parse(lines)
+    panels = panels_of(parse_logs(args.logs))
     if not panels:
         sys.exit(f"matmul_plot: no 'DTYPE MxNxK: torch.matmul' lines in "
                  f"{', '.join(args.logs)}")
