@@ -12,9 +12,9 @@
 # 75: the two kernels level at the base clock, tile 5% slower by events).
 #
 # TILE_KERNEL (default examples/matmul.mlir), TILE_GRID (default one
-# program per tile) and TILE_ARGS (say --tma, which run 75 lacked: it
-# profiled the cp.async kernel) choose tile's launch; NCU_NAME (default
-# tile) names its files; NCU_TRITON=0 leaves Triton out.
+# program per tile) and TILE_ARGS (say --tma=false for the cp.async
+# copies; TMA is tile-run's default on sm_90a) choose tile's launch;
+# NCU_NAME (default tile) names its files; NCU_TRITON=0 leaves Triton out.
 set -uo pipefail
 source_page=0
 if [ "${1:-}" = --source ]; then source_page=1; shift; fi
