@@ -610,3 +610,33 @@ LogicalResult NumClustersOp::verify() { return verifyInClusteredKernel(*this); }
 LogicalResult ClusterReduceOp::verify() {
   return verifyInClusteredKernel(*this);
 }
+
+//===----------------------------------------------------------------------===//
+// Program ids: their ranges (CUDA's grid limits).
+//===----------------------------------------------------------------------===//
+
+/// The most programs a grid may have along `axis`.
+static int64_t getMaxPrograms(ProgramAxis axis) {
+  switch (axis) {
+  case ProgramAxis::x:
+    return std::numeric_limits<int32_t>::max();
+  case ProgramAxis::y:
+  case ProgramAxis::z:
+    return 65535;
+  }
+  llvm_unreachable("unknown axis");
+}
+
+void ProgramIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                    SetIntRangeFn setResultRange) {
+  setResultRange(getResult(),
+                 ConstantIntRanges::fromSigned(
+                     APInt(32, 0), APInt(32, getMaxPrograms(getAxis()) - 1)));
+}
+
+void NumProgramsOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                      SetIntRangeFn setResultRange) {
+  setResultRange(getResult(),
+                 ConstantIntRanges::fromSigned(
+                     APInt(32, 1), APInt(32, getMaxPrograms(getAxis()))));
+}

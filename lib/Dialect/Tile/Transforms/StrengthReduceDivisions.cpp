@@ -5,12 +5,18 @@
 // loop (Granlund and Montgomery, PLDI 1994, figure 4.1; the pass's
 // description in Passes.td has the formulas). Signed divisions divide the
 // magnitudes, as unsigned numbers (|INT_MIN| is 2^31), and give the
-// quotient the sign of n xor d.
+// quotient the sign of n xor d; where MLIR's integer range analysis proves
+// n >= 0 and d >= 1 (a loop's step from 0, tile.num_programs, max(x, 1)),
+// they divide as unsigned ones, without the magnitudes and the sign.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -140,6 +146,24 @@ struct TileStrengthReduceDivisionsPass
     : tile::impl::TileStrengthReduceDivisionsBase<
           TileStrengthReduceDivisionsPass> {
   void runOnOperation() override {
+    DataFlowSolver solver;
+    solver.load<dataflow::DeadCodeAnalysis>();
+    solver.load<dataflow::SparseConstantPropagation>();
+    solver.load<dataflow::IntegerRangeAnalysis>();
+    if (failed(solver.initializeAndRun(getOperation())))
+      return signalPassFailure();
+    // The smallest signed value `value` may take, if the analysis knows.
+    auto signedMin = [&](Value value) -> std::optional<APInt> {
+      auto *lattice =
+          solver.lookupState<dataflow::IntegerValueRangeLattice>(value);
+      if (!lattice || lattice->getValue().isUninitialized())
+        return std::nullopt;
+      return lattice->getValue().getValue().smin();
+    };
+    auto isAtLeast = [&](Value value, int64_t bound) {
+      std::optional<APInt> min = signedMin(value);
+      return min && min->sge(bound);
+    };
     SmallVector<std::pair<Operation *, DivisionKind>> divisions;
     getOperation().walk([&](Operation *op) {
       std::optional<DivisionKind> kind =
@@ -162,6 +186,20 @@ struct TileStrengthReduceDivisionsPass
       LoopLikeOpInterface loop = getHoistingLoop(op, d);
       if (!loop)
         continue;
+      // Known non-negative and positive: the same as unsigned.
+      if (isAtLeast(op->getOperand(0), 0) && isAtLeast(d, 1)) {
+        switch (kind) {
+        case DivisionKind::SignedQuotient:
+          kind = DivisionKind::Quotient;
+          break;
+        case DivisionKind::SignedRemainder:
+          kind = DivisionKind::Remainder;
+          break;
+        case DivisionKind::Quotient:
+        case DivisionKind::Remainder:
+          break;
+        }
+      }
       bool isSigned = kind == DivisionKind::SignedQuotient ||
                       kind == DivisionKind::SignedRemainder;
       auto &cache = magics[isSigned];

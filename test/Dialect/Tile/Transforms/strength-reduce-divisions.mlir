@@ -110,3 +110,42 @@ tile.func @left_alone(%p: !tile.ptr<i32>, %n: i32, %d: i32, %w: i64) {
   tile.store %p, %outside : !tile.ptr<i32>
   tile.return
 }
+
+// -----
+
+// MLIR's integer range analysis knows the step (from 0), the program id
+// (at least 0) and the program count (at least 1), and max(x, 1) >= 1: a
+// signed division of non-negative values by positive ones divides as an
+// unsigned one, without magnitudes or a sign. A divisor it cannot bound
+// keeps them.
+
+// CHECK-LABEL: tile.func @known_ranges
+// CHECK: scf.for
+// CHECK: %[[H1:.*]] = arith.mului_extended
+// CHECK-NOT: arith.xori
+// CHECK: tile.store
+// CHECK: arith.mului_extended
+// CHECK-NOT: arith.xori
+// CHECK: tile.store
+// CHECK: arith.mului_extended
+// CHECK: arith.xori
+// CHECK: tile.store
+tile.func @known_ranges(%p: !tile.ptr<i32>, %n: i32, %d: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %pid = tile.program_id x : i32
+  %programs = tile.num_programs x : i32
+  %d1 = arith.maxsi %d, %c1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %a = arith.divsi %i, %programs : i32
+    %pa = tile.addptr %p, %i : !tile.ptr<i32>, i32
+    tile.store %pa, %a : !tile.ptr<i32>
+    %b = arith.remsi %pid, %d1 : i32
+    %pb = tile.addptr %pa, %n : !tile.ptr<i32>, i32
+    tile.store %pb, %b : !tile.ptr<i32>
+    %c = arith.divsi %i, %d : i32
+    %pc = tile.addptr %pb, %n : !tile.ptr<i32>, i32
+    tile.store %pc, %c : !tile.ptr<i32>
+  }
+  tile.return
+}

@@ -17,6 +17,7 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -88,11 +89,14 @@ def Tile_ReturnOp : Tile_Op<"return", [
 // Program ids.
 //===----------------------------------------------------------------------===//
 
-def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "The id of this program along an axis of the grid";
   let description = [{
     Triton's `tl.program_id(axis)`: the index, along `axis` (`x`, `y` or
     `z`), of the program that is running, from 0 to `tile.num_programs` - 1.
+    Its range, for MLIR's integer range analysis: 0 to 2^31 - 2 along `x`,
+    0 to 65534 along `y` and `z` (CUDA's grid limits).
 
     ```mlir
     %pid = tile.program_id x : i32
@@ -103,11 +107,14 @@ def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
   let assemblyFormat = "$axis attr-dict `:` type($result)";
 }
 
-def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "The number of programs along an axis of the grid";
   let description = [{
     Triton's `tl.num_programs(axis)`: the size of the launch grid along
-    `axis`. A persistent kernel steps its loop by this value.
+    `axis`. A persistent kernel steps its loop by this value. Its range,
+    for MLIR's integer range analysis: 1 to 2^31 - 1 along `x`, 1 to 65535
+    along `y` and `z`.
 
     ```mlir
     %step = tile.num_programs x : i32

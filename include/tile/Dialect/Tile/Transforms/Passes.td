@@ -208,7 +208,10 @@ def TileStrengthReduceDivisions
 
     `arith.divui`/`remui` divide `n` by `d` so; `arith.divsi`/`remsi`
     divide the magnitudes and give the quotient the sign of `n xor d`
-    (truncation toward zero); a remainder is `n - q * d`. Divisors that are
+    (truncation toward zero), unless MLIR's integer range analysis proves
+    `n >= 0` and `d >= 1` (a loop's step from 0, `tile.program_id`,
+    `tile.num_programs`, `max(x, 1)`), where they divide as unsigned ones;
+    a remainder is `n - q * d`. Divisors that are
     constants are left to LLVM, which does the same at compile time; other
     types than `i32` are left as they are. The magic is computed from
     `max(|d|, 1)`, so that a loop that never divides by zero (or does not
