@@ -294,9 +294,9 @@ def main():
                         "floats writes what torch._scaled_mm writes")
     parser.add_argument("--persistent", metavar="KERNEL",
                         help="also time, as 'persistent', a persistent "
-                        "matmul taking the example's arguments (test/"
-                        "Pipelines/Inputs/matmul-flat-persistent.mlir) on "
-                        "a grid of as many programs as fit, with TMA")
+                        "matmul taking the example's arguments "
+                        "(examples/matmul_persistent.mlir) on a grid of as "
+                        "many programs as fit, with TMA")
     parser.add_argument("--tma-only", action="store_true",
                         help="time 'tile+tma' alone, not the cp.async "
                         "'tile' runs beside it (a sweep of many shapes)")

@@ -207,7 +207,7 @@ if want sanitizer; then
     "$ex/matmul.mlir --target=cuda -D DTYPE=f16 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D NUM_STAGES=4 --grid 9 --arg f16[300x328]=randn:13 --arg f16[328x264]=randn:14 --arg f16[300x264]=zeros --arg i32=300 --arg i32=264 --arg i32=328 --arg i32=328 --arg i32=1 --arg i32=264 --arg i32=1 --arg i32=264 --arg i32=1 --check --atol 1e-2"
     # The persistent matmul with TMA: 2 programs walking 3 tiles each, the
     # next tile's copies issued while the last one is stored.
-    "$bundle/src/test/Pipelines/Inputs/matmul-flat-persistent.mlir --target=cuda --tma -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D NUM_STAGES=3 --grid 2 --arg f16[300x136]=randn:15 --arg f16[136x200]=randn:16 --arg f16[300x200]=zeros --arg i32=300 --arg i32=200 --arg i32=136 --arg i32=136 --arg i32=1 --arg i32=200 --arg i32=1 --arg i32=200 --arg i32=1 --check --atol 1e-2"
+    "$bundle/src/examples/matmul_persistent.mlir --target=cuda --tma -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D NUM_STAGES=3 --grid 2 --arg f16[300x136]=randn:15 --arg f16[136x200]=randn:16 --arg f16[300x200]=zeros --arg i32=300 --arg i32=200 --arg i32=136 --arg i32=136 --arg i32=1 --arg i32=200 --arg i32=1 --arg i32=200 --arg i32=1 --check --atol 1e-2"
   )
   {
     echo "== compute-sanitizer ($(compute-sanitizer --version | tail -n 1))"

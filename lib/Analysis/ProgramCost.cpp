@@ -388,6 +388,12 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
         2.0 * a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) * weight;
     return;
   }
+  // A branch counts each region at the weight of the branch (an upper
+  // bound: its condition is not evaluated); what it does is then not exact
+  // (a persistent matmul's store of C, once per tile, is counted at every
+  // k-step).
+  if (isa<scf::IfOp>(op))
+    cost.exact = false;
   if (isa<ClusterReduceOp>(op))
     cost.clusterReductions += weight;
   for (Type type : op.getResultTypes())

@@ -12,6 +12,8 @@
 
 #include "tile/Runtime/Check.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 using namespace mlir;
@@ -132,6 +134,20 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
                                           llvm::Twine(function->numParams) +
                                           " arguments; the launch gives " +
                                           llvm::Twine(numValues));
+  // A kernel with `tile.persistent`: the grid names its work along x, which
+  // the programs that fit at once run (clusters of them: whole clusters).
+  std::array<unsigned, 3> launchGrid = {grid[0], grid[1], grid[2]};
+  if (int64_t fit = function->persistentPrograms) {
+    if (grid[1] != 1 || grid[2] != 1)
+      return fail(TILE_ERROR_ARGUMENTS,
+                  "@" + function->kernel->name + " is '" +
+                      TileDialect::getPersistentAttrName() +
+                      "': its grid names the work along x alone, got " +
+                      formatGrid({grid[0], grid[1], grid[2]}));
+    int64_t cluster = function->clusterSize;
+    int64_t work = (int64_t(grid[0]) + cluster - 1) / cluster * cluster;
+    launchGrid[0] = static_cast<unsigned>(std::min(work, fit));
+  }
   // cuLaunchKernel's parameters: a pointer to each value, in an aligned
   // copy of them.
   constexpr size_t kInline = 32;
@@ -153,9 +169,9 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
     params[i] = &slots[i];
   CudaContextScope scope(*function->cudaDevice);
   llvm::ArrayRef<void *> paramRefs(params, numValues);
-  llvm::Error err = launchKernel(
-      *function->cudaDevice, function->loaded->function,
-      {grid[0], grid[1], grid[2]}, function->blockSize, paramRefs, stream);
+  llvm::Error err =
+      launchKernel(*function->cudaDevice, function->loaded->function,
+                   launchGrid, function->blockSize, paramRefs, stream);
   // Tensor maps the compiler chose (tile-loads-to-descs) that this launch's
   // arguments cannot make: the kernel compiled without them (once, kept).
   if (err && function->compileOptions.tma &&
@@ -179,9 +195,8 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
             function->withoutTma = std::move(*loaded);
           }
           return launchKernel(
-              *function->cudaDevice, function->withoutTma->function,
-              {grid[0], grid[1], grid[2]}, function->withoutTma->getBlockSize(),
-              paramRefs, stream);
+              *function->cudaDevice, function->withoutTma->function, launchGrid,
+              function->withoutTma->getBlockSize(), paramRefs, stream);
         });
   if (err)
     return fail(TILE_ERROR_CUDA, llvm::toString(std::move(err)));

@@ -370,6 +370,16 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
           << describeSpill(**chosen, function->blockSize / 32,
                            loaded->function.localBytes)
           << "\n";
+    if (TileDialect::isPersistent((*chosen)->getKernel())) {
+      // Its launches run their work on the programs that fit at once.
+      llvm::Expected<int64_t> programs = getPersistentGrid(
+          *device, loaded->function, function->blockSize, /*cap=*/0);
+      if (!programs)
+        return fail(TILE_ERROR_CUDA, "@" + kernel.name + ": " +
+                                         llvm::toString(programs.takeError()));
+      function->persistentPrograms = *programs;
+      function->clusterSize = loaded->function.clusterSize;
+    }
     function->loaded = std::move(*loaded);
     function->specializationFacts = *specialization;
     function->compileOptions = tuning.run.compile;

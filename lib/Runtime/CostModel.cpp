@@ -202,10 +202,9 @@ static int64_t countActivePrograms(FuncOp kernel,
   return idle * cluster;
 }
 
-llvm::Expected<LaunchEstimate>
-mlir::tile::estimateLaunch(const KernelSource &source,
-                           llvm::ArrayRef<KernelArg> args, const GridSpec &grid,
-                           const GpuModel &gpu, unsigned numWarps) {
+llvm::Expected<LaunchEstimate> mlir::tile::estimateLaunch(
+    const KernelSource &source, llvm::ArrayRef<KernelArg> args,
+    const GridSpec &given, const GpuModel &gpu, unsigned numWarps) {
   FuncOp kernel = source.getKernel();
   // Descriptor loads are counted as the masked loads they become
   // (tile-expand-tensor-descs), on a copy of the kernel.
@@ -265,6 +264,10 @@ mlir::tile::estimateLaunch(const KernelSource &source,
 
   // The grid: explicit, or persistent at the estimated occupancy.
   std::array<int64_t, 3> sizes = {1, 1, 1};
+  llvm::Expected<GridSpec> launchGrid = resolveLaunchGrid(given, source, args);
+  if (!launchGrid)
+    return launchGrid.takeError();
+  const GridSpec &grid = *launchGrid;
   if (grid.persistent) {
     // As the runtime sizes it (getPersistentGrid): with clusters, every
     // cluster that fits at once, the cap counting clusters.
@@ -275,11 +278,7 @@ mlir::tile::estimateLaunch(const KernelSource &source,
       return count.takeError();
     sizes[0] = *count * cluster;
   } else {
-    llvm::Expected<llvm::SmallVector<int64_t, 3>> resolved =
-        resolveGrid(grid, source, args);
-    if (!resolved)
-      return resolved.takeError();
-    for (auto [axis, size] : llvm::enumerate(*resolved))
+    for (auto [axis, size] : llvm::enumerate(grid.sizes))
       sizes[axis] = size;
   }
   estimate.programs = 1;

@@ -167,6 +167,34 @@ mlir::tile::resolveGrid(const GridSpec &grid, const KernelSource &source,
   });
 }
 
+llvm::Expected<GridSpec>
+mlir::tile::resolveLaunchGrid(const GridSpec &grid, const KernelSource &source,
+                              llvm::ArrayRef<KernelArg> args) {
+  if (grid.persistent)
+    return grid;
+  llvm::Expected<llvm::SmallVector<int64_t, 3>> sizes =
+      resolveGrid(grid, source, args);
+  if (!sizes)
+    return sizes.takeError();
+  GridSpec resolved;
+  resolved.waves = grid.waves;
+  FuncOp kernel = source.getKernel();
+  if (!TileDialect::isPersistent(kernel)) {
+    resolved.sizes = std::move(*sizes);
+    return resolved;
+  }
+  if (llvm::any_of(llvm::drop_begin(*sizes),
+                   [](int64_t size) { return size != 1; }))
+    return llvm::createStringError(
+        "@" + source.getKernelName() + " is '" +
+        TileDialect::getPersistentAttrName() +
+        "': its grid names the work along x alone, got " + formatGrid(*sizes));
+  int64_t cluster = TileDialect::getClusterSize(kernel);
+  resolved.persistent = true;
+  resolved.cap = ((*sizes)[0] + cluster - 1) / cluster;
+  return resolved;
+}
+
 llvm::Expected<RunResult>
 KernelRunner::runOnCPU(llvm::ArrayRef<KernelArg> args) {
   RunResult result;
@@ -259,13 +287,11 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   const CudaDeviceInfo &info = state.device->getInfo();
   // An explicit grid's expressions, before anything is compiled.
   RunResult result;
-  if (!options.grid.persistent) {
-    llvm::Expected<llvm::SmallVector<int64_t, 3>> sizes =
-        resolveGrid(options.grid, source, args);
-    if (!sizes)
-      return sizes.takeError();
-    result.grid.assign(sizes->begin(), sizes->end());
-  }
+  llvm::Expected<GridSpec> grid = resolveLaunchGrid(options.grid, source, args);
+  if (!grid)
+    return grid.takeError();
+  if (!grid->persistent)
+    result.grid.assign(grid->sizes.begin(), grid->sizes.end());
   if (!state.function)
     if (llvm::Error err = load(args))
       return std::move(err);
@@ -278,10 +304,10 @@ KernelRunner::runOnCUDA(llvm::ArrayRef<KernelArg> args) {
   // A persistent grid, from the occupancy.
   result.where = info.getDescription();
   result.blockSize = state.blockSize;
-  if (options.grid.persistent) {
-    llvm::Expected<int64_t> programs = getPersistentGrid(
-        *state.device, function, state.blockSize, options.grid.cap,
-        &result.gridNote, options.grid.waves.value_or(1));
+  if (grid->persistent) {
+    llvm::Expected<int64_t> programs =
+        getPersistentGrid(*state.device, function, state.blockSize, grid->cap,
+                          &result.gridNote, grid->waves.value_or(1));
     if (!programs)
       return programs.takeError();
     result.grid.assign({*programs});

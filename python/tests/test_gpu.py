@@ -180,6 +180,29 @@ def test_tma_fallback_overlapping_rows():
     assert err < 2e-3, err
 
 
+def test_persistent_kernel_grid_names_the_work():
+    # examples/matmul_persistent.mlir carries tile.persistent: its grid is
+    # the tiles of C (the work), which run on the programs that fit on the
+    # GPU at once (the C API's launch caps the grid). 2048 x 2048 in tiles
+    # of 64 x 64 is 1024 tiles, more than fit: each program walks several.
+    # Against float64; a 2-D grid is refused, naming the attribute.
+    m, n, k = 2048, 2048, 200
+    gen = torch.Generator(device="cuda").manual_seed(5)
+    a = torch.randn(m, k, device="cuda", generator=gen).half()
+    b = torch.randn(k, n, device="cuda", generator=gen).half()
+    ref = a.double() @ b.double()
+    kernel = tile.load(example_file("matmul_persistent.mlir"), DTYPE="f16",
+                       BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, NUM_WARPS=4,
+                       NUM_STAGES=3, tuning="defaults")
+    c = torch.zeros(m, n, device="cuda", dtype=torch.float16)
+    kernel[(m // 64) * (n // 64)](a, b, c, m, n, k, k, 1, n, 1, n, 1)
+    err = ((c.double() - ref).abs().max() / ref.abs().max()).item()
+    assert err < 2e-3, err
+    with pytest.raises(tile.ArgumentError, match="tile.persistent.*its grid names the work along x alone"):
+        kernel[(32, 32)](a, b, c, m, n, k, k, 1, n, 1, n, 1)
+        torch.cuda.synchronize()
+
+
 def test_float8_tensors():
     # torch.float8_e4m3fn in, torch.float8_e5m2 out: y = f8(f32(x) * s)
     # on the GPU (tile.cast: cvt on sm_89 and later), against

@@ -11,7 +11,7 @@
 // constants, integer arguments, the program's id and the grid's size
 // (tile.num_programs); a loop whose trip count cannot be evaluated counts
 // once, and the count says it is not exact. An induction variable is taken
-// at its first value; an scf.if counts both branches.
+// at its first value; an scf.if counts both branches, and is not exact.
 //
 // A load or store counts its lanes that its mask leaves on. The fraction is
 // evaluated for masks of the shape Triton's kernels use: a comparison of

@@ -107,6 +107,16 @@ llvm::Expected<llvm::SmallVector<int64_t, 3>>
 resolveGrid(const GridSpec &grid, const KernelSource &source,
             llvm::ArrayRef<KernelArg> args);
 
+/// The grid a GPU launch of `source` with `args` runs on, given `grid`: a
+/// persistent grid as it is; an explicit one with its sizes resolved
+/// (resolveGrid), which for a kernel with `tile.persistent` becomes a
+/// persistent grid capped at those programs (clusters of them, where the
+/// kernel has clusters): its work, run by the programs that fit at once. An
+/// error when such a kernel's grid has more than one program along y or z.
+llvm::Expected<GridSpec> resolveLaunchGrid(const GridSpec &grid,
+                                           const KernelSource &source,
+                                           llvm::ArrayRef<KernelArg> args);
+
 /// "@softmax ran on <where>: grid 1823 (1823 programs) in 0.050 s", or on a
 /// GPU "...: grid 264 (persistent: ...), 512 threads per block, in 0.1 ms".
 void printRunSummary(llvm::raw_ostream &os, llvm::StringRef kernelName,

@@ -30,13 +30,14 @@ for dtype, m, n in (("f32", 4096, 256), ("f16", 4096, 1000), ("bf16", 4096, 3000
 for chip, odd_k in (("sm_90", 700), ("sm_90a", 704)):
     for dtype, m, n, k in (("f16", 4096, 4096, 4096), ("bf16", 1000, 3000, odd_k),
                            ("f32", 512, 512, 512)):
-        launch("%s/matmul.mlir" % examples, dtype,
-               "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)",
-               ["%s[%dx%d]=zeros" % (dtype, m, k),
-                "%s[%dx%d]=zeros" % (dtype, k, n),
-                "%s[%dx%d]=zeros" % (dtype, m, n), "i32=%d" % m, "i32=%d" % n,
-                "i32=%d" % k, "i32=%d" % k, "i32=1", "i32=%d" % n, "i32=1",
-                "i32=%d" % n, "i32=1"], chip)
+        for matmul in ("matmul", "matmul_persistent"):
+            launch("%s/%s.mlir" % (examples, matmul), dtype,
+                   "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)",
+                   ["%s[%dx%d]=zeros" % (dtype, m, k),
+                    "%s[%dx%d]=zeros" % (dtype, k, n),
+                    "%s[%dx%d]=zeros" % (dtype, m, n), "i32=%d" % m,
+                    "i32=%d" % n, "i32=%d" % k, "i32=%d" % k, "i32=1",
+                    "i32=%d" % n, "i32=1", "i32=%d" % n, "i32=1"], chip)
 lines.append("$TILE_RUNNER_TEST choose %s/vector_add.mlir --ptxas=$PTXAS --grid 8 "
              "'f32[1000]=zeros' 'f32[1000]=zeros' 'f32[1000]=zeros' i32=1000"
              % examples)

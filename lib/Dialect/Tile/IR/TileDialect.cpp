@@ -89,6 +89,32 @@ std::string mlir::tile::checkIntegerArgument(FuncOp kernel, unsigned index,
   return message;
 }
 
+/// `tile.persistent`: a unit attribute of a kernel whose programs use ids
+/// and counts along x only (a persistent launch is one-dimensional).
+static LogicalResult verifyPersistent(Operation *op, Attribute value) {
+  StringRef name = TileDialect::getPersistentAttrName();
+  if (!isa<FuncOp>(op))
+    return op->emitOpError()
+           << "'" << name << "' applies to kernels (tile.func)";
+  if (!isa<UnitAttr>(value))
+    return op->emitOpError()
+           << "'" << name << "' is a unit attribute, got " << value;
+  WalkResult result = op->walk([&](Operation *inner) {
+    std::optional<ProgramAxis> axis;
+    if (auto id = dyn_cast<ProgramIdOp>(inner))
+      axis = id.getAxis();
+    else if (auto count = dyn_cast<NumProgramsOp>(inner))
+      axis = count.getAxis();
+    if (!axis || *axis == ProgramAxis::x)
+      return WalkResult::advance();
+    inner->emitOpError() << "along " << stringifyProgramAxis(*axis)
+                         << " in a kernel with '" << name
+                         << "', whose launch is persistent along x only";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == getNumStagesAttrName()) {
@@ -128,12 +154,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << kMaxBlocksPerSM << ", got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getPersistentAttrName())
+    return verifyPersistent(op, attr.getValue());
   if (attr.getName() != getNumWarpsAttrName())
     return op->emitOpError()
            << "has unknown attribute '" << attr.getName().getValue()
            << "'; the tile dialect knows '" << getNumWarpsAttrName() << "', '"
-           << getClusterSizeAttrName() << "' and '"
-           << getMinBlocksPerSMAttrName() << "' on kernels and '"
+           << getClusterSizeAttrName() << "', '" << getMinBlocksPerSMAttrName()
+           << "' and '" << getPersistentAttrName() << "' on kernels and '"
            << getNumStagesAttrName() << "' on loops";
   if (!isa<FuncOp>(op))
     return op->emitOpError() << "'" << getNumWarpsAttrName()

@@ -639,8 +639,44 @@ tile.func @num_warps_on_loop(%n: i32) {
 
 // -----
 
-// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps', 'tile.cluster_size' and 'tile.min_blocks_per_sm' on kernels and 'tile.num_stages' on loops}}
+// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps', 'tile.cluster_size', 'tile.min_blocks_per_sm' and 'tile.persistent' on kernels and 'tile.num_stages' on loops}}
 tile.func @unknown_attr() attributes {tile.unroll = 2 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.persistent' is a unit attribute, got 1 : i32}}
+tile.func @persistent_value() attributes {tile.persistent = 1 : i32} {
+  tile.return
+}
+
+// -----
+
+tile.func @persistent_on_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tile.persistent' applies to kernels (tile.func)}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.persistent}
+  tile.return
+}
+
+// -----
+
+// A persistent launch runs its programs along x alone.
+tile.func @persistent_axis_y(%out: !tile.ptr<i32>) attributes {tile.persistent} {
+  %x = tile.program_id x : i32
+  // expected-error @below {{'tile.program_id' op along y in a kernel with 'tile.persistent', whose launch is persistent along x only}}
+  %y = tile.program_id y : i32
+  tile.return
+}
+
+// -----
+
+tile.func @persistent_count_z() attributes {tile.persistent} {
+  // expected-error @below {{'tile.num_programs' op along z in a kernel with 'tile.persistent', whose launch is persistent along x only}}
+  %z = tile.num_programs z : i32
   tile.return
 }
 

@@ -48,7 +48,13 @@ def Tile_Dialect : Dialect {
     registers are allocated so that N blocks fit on one SM at once (PTX's
     `.minnctapersm`, CUDA's `__launch_bounds__`), spilling if they must;
     more blocks per SM overlap one block's memory accesses with another's
-    arithmetic and waits. An `scf.for`
+    arithmetic and waits. A kernel may carry `tile.persistent` (a unit
+    attribute): its programs loop over the launch's work, striding by
+    `tile.num_programs`, so that it computes the same result on any grid
+    from one program up to the one the launch names. On the GPU a launch of
+    N programs (along x) then runs as many as fit on the GPU at once, at
+    most N; the interpreter runs the N. Such a kernel uses program ids and
+    counts along x only. An `scf.for`
     may carry `tile.num_stages = N` (N >= 1) to have its loads pipelined
     (see the `tile-pipeline-loops` pass).
   }];
@@ -80,6 +86,16 @@ def Tile_Dialect : Dialect {
     /// Name of the kernel attribute asking for room for N blocks per SM.
     static constexpr ::llvm::StringLiteral getMinBlocksPerSMAttrName() {
       return ::llvm::StringLiteral("tile.min_blocks_per_sm");
+    }
+    /// Name of the kernel attribute saying that its programs loop over the
+    /// launch's work (a persistent kernel, launched on the programs that
+    /// fit at once).
+    static constexpr ::llvm::StringLiteral getPersistentAttrName() {
+      return ::llvm::StringLiteral("tile.persistent");
+    }
+    /// Whether `kernel` carries `tile.persistent`.
+    static bool isPersistent(::mlir::Operation *kernel) {
+      return kernel->hasAttr(getPersistentAttrName());
     }
     /// The most blocks an SM holds at once (sm_80 and sm_90).
     static constexpr int64_t kMaxBlocksPerSM = 32;

@@ -1,22 +1,35 @@
-// A persistent matmul with one flattened loop over (tile, k-step) pairs,
-// the shape issue 26's step C needs (docs/hopper-plan.md): a grid of at most
-// one program per SM, each walking its tiles of C (first, first + programs,
-// ...) in matmul.mlir's grouped order; the accumulator started from zeros at
-// a tile's first step (a select, which on sm_90a becomes wgmma's scale-d)
-// and C stored at its last (an scf.if). The max(., 0)
-// and max(., 1) clamps change no result for a launch that computes anything:
-// they let tile-loads-to-descs prove the boxes' starts non-negative (TMA
-// needs no versioned loop), and the pipeliners see every divisor of the
-// copies' offsets to be at least 1 (so they may compute them ahead). Used by
-// test/Pipelines/matmul-persistent.test.
+// Matrix multiply, C[M, N] = A[M, K] @ B[K, N], with matmul.mlir's
+// arguments, meta-parameters and results, written as a persistent kernel:
+// a variant of matmul.mlir that the tuner times beside it (tile-run
+// examples/matmul.mlir examples/matmul_persistent.mlir --tune; both take
+// the same grid, one program per tile of C: cdiv(M, BLOCK_M) * cdiv(N,
+// BLOCK_N)).
+//
+// `tile.persistent` says that the programs loop over the launch's work, so
+// that on the GPU a launch of TILES programs runs on as many as fit at once
+// (one or two per SM), at most TILES. Each program walks its tiles of C
+// (first, first + programs, ...) in matmul.mlir's grouped order, in one
+// flattened loop over (tile, k-step) pairs: the pipeliner's copies for the
+// next tile's first steps are then in flight during this tile's epilogue
+// (docs/compiler.md, "A persistent matmul"). The accumulator starts from
+// zeros at a tile's first step (a select, which on sm_90a becomes wgmma's
+// scale-d) and C is stored at its last (an scf.if). The CPU interpreter
+// runs the TILES programs, one tile each.
+//
+// The max(., 0) and max(., 1) clamps change no result for a launch that
+// computes anything: they let tile-loads-to-descs prove the boxes' starts
+// non-negative (TMA needs no versioned loop), and the pipeliners see every
+// divisor of the copies' offsets to be at least 1 (so they may compute them
+// ahead).
+//
 // tile.param BLOCK_M = 128 in 16, 32, 64, 128, 256
 // tile.param BLOCK_N = 128 in 16, 32, 64, 128, 256
 // tile.param BLOCK_K = 64 in 16, 32, 64, 128
 // tile.param GROUP_M = 8 in 1, 4, 8, 16
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8
 // tile.param NUM_STAGES = 3 in 1, 2, 3, 4
-// tile.param DTYPE = f16 in f32, f16, bf16
-// tile.param C_DTYPE = DTYPE in f32, f16, bf16
+// tile.param DTYPE = f16 in f32, f16, bf16, f8E4M3FN, f8E5M2
+// tile.param C_DTYPE = DTYPE in f32, f16, bf16, f8E4M3FN, f8E5M2
 
 tile.func @matmul_persistent(
     %a: !tile.ptr<${DTYPE}> {tile.divisibility = 16 : i64},
@@ -26,7 +39,7 @@ tile.func @matmul_persistent(
     %stride_am: i32, %stride_ak: i32,
     %stride_bk: i32, %stride_bn: i32,
     %stride_cm: i32, %stride_cn: i32)
-    attributes {tile.num_warps = ${NUM_WARPS} : i32} {
+    attributes {tile.num_warps = ${NUM_WARPS} : i32, tile.persistent} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %block_m = arith.constant ${BLOCK_M} : i32
