@@ -12,6 +12,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -82,7 +84,8 @@ void CheckReport::print(llvm::raw_ostream &os) const {
 static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
                            llvm::ArrayRef<KernelArg> expected,
                            const std::vector<llvm::BitVector> *stored,
-                           const CheckOptions &options) {
+                           const CheckOptions &options,
+                           bool sumsProducts = false) {
   CheckReport report;
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(outputs, expected))) {
@@ -97,9 +100,23 @@ static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
     entry.tolerance = getDefaultTolerance(buffer.getDataType());
     if (options.rtol)
       entry.tolerance.rtol = *options.rtol;
-    if (options.atol)
-      entry.tolerance.atol = *options.atol;
     const llvm::BitVector *only = stored ? &(*stored)[index] : nullptr;
+    if (options.atol) {
+      entry.tolerance.atol = *options.atol;
+    } else if (sumsProducts && isFloatDataType(buffer.getDataType())) {
+      // Sums of products: rtol of the largest finite |element| compared.
+      const HostBuffer &reference = std::get<1>(pair).getBuffer();
+      double largest = 0;
+      for (int64_t i = 0, e = reference.getNumElements(); i < e; ++i) {
+        if (only && !only->empty() && !(*only)[i])
+          continue;
+        double value = std::fabs(reference.getElementAsDouble(i));
+        if (std::isfinite(value))
+          largest = std::max(largest, value);
+      }
+      entry.tolerance.atol =
+          std::max(entry.tolerance.atol, entry.tolerance.rtol * largest);
+    }
     if (only && only->empty()) {
       entry.skipped = true;
       report.entries.push_back(std::move(entry));
@@ -127,7 +144,8 @@ CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
                                              const CheckOptions &options) {
   CheckReport report =
       compare(outputs, reference.args,
-              reference.complete() ? nullptr : &reference.stored, options);
+              reference.complete() ? nullptr : &reference.stored, options,
+              reference.sumsProducts);
   report.seconds = reference.seconds;
   report.programsRun = reference.programsRun;
   report.programs = reference.programs;
@@ -144,6 +162,9 @@ llvm::Expected<Reference> mlir::tile::interpretReference(
         kernel.getSymName().str());
   Reference reference;
   reference.args.assign(inputs.begin(), inputs.end());
+  reference.sumsProducts =
+      kernel.walk([](DotOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   InterpretOptions interpret;
   interpret.secondsBudget = options.seconds;
   // A mask of a buffer's elements holds up to 2^32 - 1 of them (BitVector):

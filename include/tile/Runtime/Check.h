@@ -80,6 +80,12 @@ struct Reference {
   int64_t programsRun = 0;
   int64_t programs = 0;
   double seconds = 0;
+  /// The kernel sums products (tile.dot): its results carry the rounding of
+  /// sums taken in another order than the interpreter's, whose error scales
+  /// with the terms, not with the result (an element near zero after
+  /// cancellation). Compared with a default atol of rtol times the largest
+  /// |element| of the interpreter's buffer, where no atol is given.
+  bool sumsProducts = false;
 
   bool complete() const { return programsRun == programs; }
 };

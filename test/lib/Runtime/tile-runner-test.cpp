@@ -1,7 +1,8 @@
 //===- tile-runner-test.cpp - The runtime's KernelRunner from a program ---===//
 //
 //   tile-runner-test run FILE [-DNAME=VALUE]... --grid X[,Y[,Z]]
-//                    [--check-seconds=S] [--corrupt=ARG:ELEMENT] SPEC...
+//                    [--check-seconds=S] [--corrupt=ARG:ELEMENT[:DELTA]]
+//                    SPEC...
 //   tile-runner-test persistent-grid SMS BLOCKS_PER_SM CAP [WAVES]
 //   tile-runner-test cache-key FILE [-DNAME=VALUE]... [--chip=sm_XY] SPEC...
 //   tile-runner-test space FILE [-DNAME=VALUE]...
@@ -27,7 +28,7 @@
 //                    (checkAgainstInterpreter, within S seconds; 1e-9
 //                    leaves it the grid's last and first programs) and
 //                    prints, per buffer, its sum and its first elements;
-//                    --corrupt adds 1 to an element of the run's result
+//                    --corrupt adds DELTA (1) to an element of the result
 //                    first, for the check to find (or not, where a
 //                    sampled check did not run the program that stores it).
 //   persistent-grid  the programs of a persistent grid (getPersistentGridSize)
@@ -205,18 +206,21 @@ static int run(const Command &command) {
       !llvm::to_float(command.checkSeconds, checkOptions.seconds))
     return fail(llvm::createStringError("bad --check-seconds"));
   if (!command.corrupt.empty()) {
-    auto [argText, elementText] = llvm::StringRef(command.corrupt).split(':');
+    auto [argText, rest] = llvm::StringRef(command.corrupt).split(':');
+    auto [elementText, deltaText] = rest.split(':');
     unsigned index;
     int64_t element;
+    double delta = 1;
     if (argText.getAsInteger(10, index) ||
         elementText.getAsInteger(10, element) ||
+        (!deltaText.empty() && !llvm::to_float(deltaText, delta)) ||
         index >= result->outputs.size() || !result->outputs[index].isBuffer() ||
         element < 0 ||
         element >= result->outputs[index].getBuffer().getNumElements() ||
         result->outputs[index].getBuffer().getDataType() != DataType::F32)
       return fail(llvm::createStringError(
-          "--corrupt takes ARG:ELEMENT of an f32 buffer"));
-    result->outputs[index].getBuffer().getDataAs<float>()[element] += 1;
+          "--corrupt takes ARG:ELEMENT[:DELTA] of an f32 buffer"));
+    result->outputs[index].getBuffer().getDataAs<float>()[element] += delta;
   }
   llvm::Expected<CheckReport> check = checkAgainstInterpreter(
       **source, result->grid, args, result->outputs, checkOptions);
