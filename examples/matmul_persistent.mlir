@@ -58,6 +58,11 @@ tile.func @matmul_persistent(
   %num_tiles = arith.muli %num_pid_m, %num_pid_n : i32
   %group_tiles = arith.muli %group_m, %num_pid_n : i32
   %num_pid_in_group = arith.maxsi %group_tiles, %c1 : i32
+  // The groups of GROUP_M rows of tiles, and the last group's rows where
+  // GROUP_M does not divide them (at least 1: a divisor).
+  %full_groups = arith.divui %num_pid_m, %group_m : i32
+  %last_rows = arith.remui %num_pid_m, %group_m : i32
+  %last_group_m = arith.maxsi %last_rows, %c1 : i32
   %tiles_left = arith.subi %num_tiles, %first : i32
   %my_tiles_raw = arith.ceildivsi %tiles_left, %programs : i32
   %my_tiles = arith.maxsi %my_tiles_raw, %c0 : i32
@@ -108,16 +113,23 @@ tile.func @matmul_persistent(
     %nth_off = arith.muli %nth, %programs : i32
     %tile = arith.addi %first, %nth_off : i32
 
-    // Grouped ordering, as matmul.mlir's.
+    // Grouped ordering, as matmul.mlir's, whose group size,
+    // min(num_pid_m - first_pid_m, GROUP_M), is GROUP_M in every group
+    // but a partial last one: a division by the constant there and by the
+    // last group's rows (a loop invariant, which
+    // tile-strength-reduce-divisions turns into a multiply) in the last,
+    // rather than a division by a value that changes in the loop.
     %group_id = arith.divsi %tile, %num_pid_in_group : i32
     %first_pid_m = arith.muli %group_id, %group_m : i32
-    %rest_m = arith.subi %num_pid_m, %first_pid_m : i32
-    %rest_m1 = arith.maxsi %rest_m, %c1 : i32
-    %group_size_m = arith.minsi %rest_m1, %group_m : i32
     %in_group = arith.remsi %tile, %num_pid_in_group : i32
-    %pid_m_in = arith.remsi %in_group, %group_size_m : i32
+    %in_full = arith.cmpi slt, %group_id, %full_groups : i32
+    %m_full = arith.remui %in_group, %group_m : i32
+    %n_full = arith.divui %in_group, %group_m : i32
+    %m_last = arith.remui %in_group, %last_group_m : i32
+    %n_last = arith.divui %in_group, %last_group_m : i32
+    %pid_m_in = arith.select %in_full, %m_full, %m_last : i32
     %pid_m = arith.addi %first_pid_m, %pid_m_in : i32
-    %pid_n = arith.divsi %in_group, %group_size_m : i32
+    %pid_n = arith.select %in_full, %n_full, %n_last : i32
     %row0 = arith.muli %pid_m, %block_m : i32
     %col0 = arith.muli %pid_n, %block_n : i32
 
