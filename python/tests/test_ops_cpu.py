@@ -154,6 +154,51 @@ def test_cross_entropy_split(splits, rng, monkeypatch):
                                            label_smoothing=0.0), 1e-4)
 
 
+@pytest.mark.parametrize("m,n,k,dtype", [(1, 1, 1, np.float32), (37, 45, 29, np.float32),
+                                         (70, 130, 200, np.float16), (5, 7, 0, np.float32),
+                                         (0, 5, 3, np.float16)])
+def test_matmul(m, n, k, dtype, rng):
+    # Against float64: f32 is multiplied in TF32 (10-bit mantissas) and f16
+    # rounded once at the end, both accumulated in f32. K = 0 gives zeros,
+    # M = 0 an empty C without a launch.
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((k, n)).astype(dtype)
+    c = ops.matmul(a, b)
+    assert c.shape == (m, n) and c.dtype == dtype
+    if m and n:
+        ref = a.astype(np.float64) @ b.astype(np.float64)
+        if k == 0:
+            assert not c.any()
+        else:
+            close(c, ref, tol=4e-3)
+
+
+def test_matmul_strided(rng):
+    # Transposed operands (views with unit strides across rows) and a
+    # column slice: read in place, as the backward pass's A^T and B^T are;
+    # a negative stride is copied first.
+    a = rng.standard_normal((48, 33)).astype(np.float32)
+    b = rng.standard_normal((50, 48)).astype(np.float32)
+    close(ops.matmul(a.T, b.T), a.T.astype(np.float64) @ b.T.astype(np.float64), tol=4e-3)
+    wide = rng.standard_normal((33, 80)).astype(np.float32)
+    close(ops.matmul(a, wide[:, 5:45]), a.astype(np.float64) @ wide[:, 5:45], tol=4e-3)
+    close(ops.matmul(a[::-1], wide[:, :7]), a[::-1].astype(np.float64) @ wide[:, :7], tol=4e-3)
+
+
+def test_matmul_errors(rng):
+    a = np.ones((4, 6), np.float32)
+    with pytest.raises(tile.ArgumentError, match=r"a is 4 x 6 and b 5 x 3: a's columns must be b's rows"):
+        ops.matmul(a, np.ones((5, 3), np.float32))
+    with pytest.raises(tile.ArgumentError, match=r"b is float16, a float32: they must match"):
+        ops.matmul(a, np.ones((6, 3), np.float16))
+    with pytest.raises(tile.ArgumentError, match=r"a must be a matrix \(2 dimensions\), not of shape \(6,\)"):
+        ops.matmul(np.ones(6, np.float32), a)
+    with pytest.raises(tile.ArgumentError, match=r"b is float64: matmul takes float32"):
+        ops.matmul(a, np.ones((6, 3)))
+    with pytest.raises(tile.ArgumentError, match=r"a must be a torch tensor or a NumPy array, not list"):
+        ops.matmul([[1.0]], a)
+
+
 def test_errors(rng):
     x = rng.standard_normal((4, 10)).astype(np.float32)
     with pytest.raises(tile.ArgumentError, match=r"weight must have shape \(10,\)"):

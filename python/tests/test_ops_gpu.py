@@ -195,6 +195,68 @@ def test_cuda_graph_capture():
           torch.float32)
 
 
+# matmul's error against float64, relative to each row's largest: f32 is
+# multiplied in TF32 (10-bit mantissas), as torch.matmul with allow_tf32.
+MATMUL_TOLERANCE = {torch.float32: 4e-3, torch.float16: 4e-3, torch.bfloat16: 3e-2}
+
+
+def close_matmul(got, ref, dtype):
+    got, ref = got.double(), ref.double()
+    scale = ref.abs().amax(dim=1, keepdim=True).clamp_min(1e-30)
+    error = ((got - ref).abs() / scale).max().item()
+    assert error <= MATMUL_TOLERANCE[dtype], "max error %g" % error
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (37, 45, 29), (256, 512, 128), (1000, 300, 257),
+                                   (2048, 2048, 512)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matmul_forward_backward(m, n, k, dtype):
+    # C = A @ B and its gradients dA = dC @ B^T, dB = A^T @ dC (the
+    # transposes read in place, as views), against float64. (gradcheck's
+    # finite differences cannot see through TF32's rounding of the inputs:
+    # the gradients are checked against their formulas instead.)
+    torch.manual_seed(m + n + k)
+    a = torch.randn(m, k, device="cuda", dtype=dtype, requires_grad=True)
+    b = torch.randn(k, n, device="cuda", dtype=dtype, requires_grad=True)
+    c = ops.matmul(a, b)
+    assert c.shape == (m, n) and c.dtype == dtype
+    close_matmul(c, a.double() @ b.double(), dtype)
+    dc = torch.randn(m, n, device="cuda", dtype=dtype)
+    c.backward(dc)
+    close_matmul(a.grad, dc.double() @ b.double().t(), dtype)
+    close_matmul(b.grad.t(), (a.double().t() @ dc.double()).t(), dtype)
+
+
+def test_matmul_views_and_errors():
+    a = torch.randn(300, 200, device="cuda")
+    b = torch.randn(120, 300, device="cuda")
+    close_matmul(ops.matmul(a.t(), b.t()), a.double().t() @ b.double().t(), torch.float32)
+    # An operand 4 bytes past a 16-byte boundary is copied (the kernels
+    # promise 16-byte-aligned pointers).
+    flat = torch.randn(1 + 300 * 200, device="cuda")
+    shifted = flat[1:].view(300, 200)
+    close_matmul(ops.matmul(shifted, a.t()), shifted.double() @ a.double().t(), torch.float32)
+    with pytest.raises(Exception, match=r"a's columns must be b's rows"):
+        ops.matmul(a, b)
+    with pytest.raises(Exception, match=r"b is on cpu"):
+        ops.matmul(a, torch.randn(200, 3))
+    assert ops.matmul(a[:0], a.t()).shape == (0, 300)
+
+
+def test_matmul_compile_no_graph_break():
+    lin = torch.nn.Parameter(torch.randn(256, 128, device="cuda"))
+
+    def model(x):
+        return ops.softmax(ops.matmul(x, lin))
+
+    compiled = torch.compile(model, fullgraph=True)
+    x = torch.randn(64, 256, device="cuda", requires_grad=True)
+    out = compiled(x)
+    out.sum().backward()
+    close_matmul(out, torch.softmax(x.double() @ lin.double(), -1), torch.float32)
+    assert torch._dynamo.explain(model)(x).graph_break_count == 0
+
+
 def _in_float32(fn):
     """fn on float32 copies of its float64 inputs, its output back in
     float64 (the casts are differentiable): the kernels take no float64, so

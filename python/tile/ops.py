@@ -6,6 +6,7 @@
     y = tile.ops.layer_norm(x, weight, bias, eps=1e-5)
     loss = tile.ops.cross_entropy(logits, target, ignore_index=-100,
                                   reduction="mean", label_smoothing=0.0)
+    c = tile.ops.matmul(a, b)                        # 2-D A [M, K] @ B [K, N]
 
 torch.nn.functional's conventions: the operators take PyTorch tensors (CUDA
 or CPU; f32, f16 or bf16, computed in f32) and return tensors of the
@@ -42,6 +43,7 @@ import os
 
 from ._errors import ArgumentError
 from ._kernel import load
+from ._matmul import matmul_forward as _matmul_forward
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # The weight gradients are summed in two stages: each program of a
@@ -573,10 +575,30 @@ def _register_torch():
     cross_entropy_op.register_autograd(cross_entropy_grad,
                                        setup_context=cross_entropy_setup)
 
+    @torch.library.custom_op("tile::matmul", mutates_args=())
+    def matmul_op(a: Tensor, b: Tensor) -> Tensor:
+        return _matmul_forward(a, b, _matmul_kernel)
+
+    @matmul_op.register_fake
+    def _(a, b):
+        return a.new_empty((a.shape[0], b.shape[1]))
+
+    def matmul_setup(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    def matmul_grad(ctx, dc):
+        # dA = dC @ B^T and dB = A^T @ dC, the transposes read as views.
+        a, b = ctx.saved_tensors
+        da = matmul_op(dc, b.t()) if ctx.needs_input_grad[0] else None
+        db = matmul_op(a.t(), dc) if ctx.needs_input_grad[1] else None
+        return da, db
+
+    matmul_op.register_autograd(matmul_grad, setup_context=matmul_setup)
+
     global _torch_ops
     _torch_ops = dict(softmax=softmax_op, rms_norm=rms_norm_op,
                       layer_norm=layer_norm_op,
-                      cross_entropy=cross_entropy_op)
+                      cross_entropy=cross_entropy_op, matmul=matmul_op)
     _registered = True
 
 
@@ -586,6 +608,16 @@ _torch_ops = {}
 def _torch_op(name):
     _register_torch()
     return _torch_ops[name]
+
+
+# The matmuls, variants of one launch on the same grid (one program per
+# tile of C): matmul_persistent.mlir carries tile.persistent, which runs
+# that grid's work on the programs that fit at once.
+_MATMUL = ("matmul", "matmul_persistent")
+
+
+def _matmul_kernel(dtype):
+    return _kernel(_MATMUL, dtype)
 
 
 # The operators.
@@ -633,3 +665,13 @@ def cross_entropy(logits, target, ignore_index=-100, reduction="mean",
         loss = _cross_entropy_forward(logits, target, ignore_index,
                                       label_smoothing)[0]
     return _reduce(loss, target, ignore_index, reduction)
+
+
+def matmul(a, b):
+    """a @ b for matrices a [M, K] and b [K, N] of one dtype (float32 in
+    TF32, as torch.matmul with allow_tf32; float16 and bfloat16 exactly),
+    accumulated in float32 and returned in the inputs' dtype
+    (torch.matmul's). Any strides: transposed views are read in place."""
+    if _is_torch(a):
+        return _torch_op("matmul")(a, b)
+    return _matmul_forward(a, b, _matmul_kernel)
