@@ -26,7 +26,11 @@ Where the reference is inf or NaN with a finite bound (inputs hold some inf
 and NaN), the kernel must give exactly that.
 
 Buffers are flat: a Buffer holds `r` (the elements as float64), `e` (the
-stored elements' bounds) and `written`. `make_inputs` fills the buffers of
+stored elements' bounds) and `written`. A buffer of 8-bit floats (f8E4M3FN,
+f8E5M2; .npy files of their bits) holds values of a wider type: a load
+widens them exactly (`t=`), a store rounds to the 8-bit format first, once,
+saturating as tile.cast does (a value that may pass the largest finite one
+is not checked: saturation cuts the error analysis short). `make_inputs` fills the buffers of
 a launch; `compare` checks what a run wrote against the reference.
 
 TILE_SMITH_FAULT injects a fault into the reference, to show that the
@@ -37,17 +41,29 @@ rather than in TF32 (tile_smith_dot.py).
 
 import math
 import os
+import sys
 
 import numpy as np
 
-UNIT = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}
-TINY = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}
-PRECISION = {"f32": 24, "f16": 11, "bf16": 8}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import float8  # noqa: E402  utils/float8.py: the 8-bit formats in float64
+
+UNIT = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8,
+        "f8E4M3FN": 2.0**-4, "f8E5M2": 2.0**-3}
+TINY = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126,
+        "f8E4M3FN": 2.0**-6, "f8E5M2": 2.0**-14}
+PRECISION = {"f32": 24, "f16": 11, "bf16": 8, "f8E4M3FN": 4, "f8E5M2": 3}
+# The 8-bit formats: utils/float8.py's names, and their largest finite
+# values (a store saturates to them).
+F8 = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
+F8_MAX = {"f8E4M3FN": 448.0, "f8E5M2": 57344.0}
 U32 = 2.0**-24
 NPY_DTYPES = {
     "f32": np.float32,
     "f16": np.float16,
     "bf16": np.uint16,
+    "f8E4M3FN": np.uint8,
+    "f8E5M2": np.uint8,
     "i32": np.int32,
     "i64": np.int64,
 }
@@ -103,6 +119,8 @@ def round_to(x, t):
             return f.astype(np.float64)
         if t == "f16":
             return f.astype(np.float16).astype(np.float64)
+    if t in F8:
+        return float8.decode(float8.encode(f.astype(np.float64), F8[t]), F8[t])
     return from_bf16_bits(bf16_bits(f))
 
 
@@ -113,6 +131,8 @@ def to_values(array, t):
         return np.asarray(array).astype(np.int64).astype(object)
     if t == "bf16":
         return from_bf16_bits(array)
+    if t in F8:
+        return float8.decode(array, F8[t])
     return np.asarray(array).astype(np.float64)
 
 
@@ -122,6 +142,8 @@ def from_values(x, t):
                         dtype=NPY_DTYPES[t])
     if t == "bf16":
         return bf16_bits(x)
+    if t in F8:
+        return float8.encode(np.asarray(x, dtype=np.float64), F8[t])
     with np.errstate(all="ignore"):
         return np.asarray(x, dtype=np.float64).astype(NPY_DTYPES[t])
 
@@ -311,7 +333,10 @@ MONOTONE = {
 }
 
 
-def load(g, buf, shape, offset, row_stride, col_stride, mask, other=None):
+def load(g, buf, shape, offset, row_stride, col_stride, mask, other=None,
+         t=None):
+    """The lanes of `buf` the mask leaves on (else `other`, or 0); `t`: the
+    type an 8-bit buffer's elements are widened to (exactly)."""
     index = (
         offset
         + g.row_index(shape) * row_stride
@@ -322,7 +347,7 @@ def load(g, buf, shape, offset, row_stride, col_stride, mask, other=None):
         raise ReferenceError("a load reaches past its buffer")
     values = buf.r[np.clip(index, 0, buf.r.size - 1)]
     r = np.where(on, values, 0 if other is None else other)
-    return Value(r, np.zeros(r.shape), buf.t)
+    return Value(r, np.zeros(r.shape), t or buf.t)
 
 
 def store(g, buf, shape, offset, row_stride, col_stride, mask, value,
@@ -341,6 +366,8 @@ def store(g, buf, shape, offset, row_stride, col_stride, mask, value,
         raise ReferenceError("a store reaches past its buffer")
     if np.unique(where).size != where.size or np.any(buf.written[where]):
         raise ReferenceError("two lanes store to one element")
+    if buf.t in F8 and value.t != buf.t:
+        value = cast(value, buf.t)
     if value.t != buf.t:
         raise ReferenceError("a store of another type")
     r, e = value.r[on], value.e[on]
@@ -620,6 +647,14 @@ def cast(x, t, style="tile_cast"):
                      np.where(np.asarray(flips, dtype=bool), INF, 0.0), t)
     r = round_to(x.r, t)
     e = np.where(x.e == 0, 0.0, _bound(x.r, x.e, 0.0, t))
+    if t in F8:
+        # Saturation: exact where the value is exactly representable or
+        # beyond reach; not checked where its interval reaches the largest
+        # finite value (rounding there is cut, not bounded).
+        with np.errstate(all="ignore"):
+            near = np.isfinite(x.r) & (np.abs(x.r) + x.e >= F8_MAX[t])
+            e = np.where(near & (x.e > 0), INF, e)
+            e = np.where(near & (x.e == 0), 0.0, e)
     return Value(r, e, t)
 
 
@@ -717,7 +752,8 @@ def make_inputs(launch):
             x = round_to(rng.uniform(-1, 1, n), t)
         else:
             x = round_to(rng.uniform(arg["lo"], arg["hi"], n), t)
-            if launch["specials"]:
+            # (No inf in f8E4M3FN, and none in an 8-bit buffer's inputs.)
+            if launch["specials"] and t not in F8:
                 count = max(1, n // 50)
                 where = rng.integers(0, n, count)
                 x[where] = rng.choice(np.array([INF, -INF, np.nan]), count)

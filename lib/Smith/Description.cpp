@@ -48,6 +48,7 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
         {"lo", b.lo},
         {"hi", b.hi},
         {"phase", b.phase},
+        {"storage", getName(b.storage)},
     });
   json::Array masks;
   for (const Mask &m : p.masks)
@@ -223,6 +224,8 @@ public:
 static const ElementType allTypes[] = {ElementType::F32, ElementType::F16,
                                        ElementType::BF16, ElementType::I32,
                                        ElementType::I64};
+static const Storage allStorages[] = {Storage::Element, Storage::F8E4M3FN,
+                                      Storage::F8E5M2};
 static const Shape allShapes[] = {Shape::Tile,   Shape::Rows, Shape::Cols,
                                   Shape::Scalar, Shape::Lhs,  Shape::Rhs};
 static const GridKind allGrids[] = {GridKind::Blocks, GridKind::Blocks2D,
@@ -325,6 +328,9 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
       b.lo = r.number(*o, "lo", -1);
       b.hi = r.number(*o, "hi", 1);
       b.phase = static_cast<int>(r.integer(*o, "phase", 0));
+      // (Descriptions from before 8-bit buffers have no storage.)
+      if (o->get("storage"))
+        b.storage = r.name<Storage>(*o, "storage", allStorages);
       p.buffers.push_back(b);
     }
   }

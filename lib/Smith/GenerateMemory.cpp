@@ -206,20 +206,36 @@ void Generator::chooseInputs() {
   }
 }
 
+Storage Generator::randomStorage(ElementType type) {
+  if (isInteger(type) || !float8Rng.chance(0.06))
+    return Storage::Element;
+  return float8Rng.chance(0.6) ? Storage::F8E4M3FN : Storage::F8E5M2;
+}
+
 int Generator::addLoad(Shape shape) {
   return loadBuffer(randomLayout(shape, randomType(true), /*isOutput=*/false));
 }
 
 int Generator::loadBuffer(Buffer buffer) {
   Shape shape = buffer.shape;
-  buffer.lo = roundToBits(buffer.lo, getPrecision(buffer.type));
-  buffer.hi = roundToBits(buffer.hi, getPrecision(buffer.type));
+  // 8-bit elements, whose values (widened) are the buffer's type: its
+  // interval's ends in the 8-bit format's precision (the values lie
+  // within its range).
+  buffer.storage = randomStorage(buffer.type);
+  int precision = getPrecision(buffer.type);
+  if (buffer.storage != Storage::Element)
+    precision = buffer.storage == Storage::F8E4M3FN ? 4 : 3;
+  buffer.lo = roundToBits(buffer.lo, precision);
+  buffer.hi = roundToBits(buffer.hi, precision);
   // Some loads of the block's tile, and of dot operands, go through a
-  // tensor descriptor, from the buffer laid out as TMA takes it.
+  // tensor descriptor, from the buffer laid out as TMA takes it (not of
+  // 8-bit buffers, whose loads are widened).
   bool descriptor = false;
-  if (shape == Shape::Tile
+  bool wantsDescriptor =
+      shape == Shape::Tile
           ? descriptorRng.chance(0.25)
-          : isDotOperand(shape) && dotDescriptorRng.chance(0.35)) {
+          : isDotOperand(shape) && dotDescriptorRng.chance(0.35);
+  if (wantsDescriptor && buffer.storage == Storage::Element) {
     Buffer aligned = buffer;
     aligned.offset = 0;
     aligned.columnMajor = false;
@@ -242,7 +258,8 @@ int Generator::loadBuffer(Buffer buffer) {
                                 Addressing::BlockBase}[rng.weighted({4, 1, 3})];
   Range range{buffer.lo, buffer.hi, true, 0};
   if (op.mask >= 0) {
-    op.hasOther = rng.chance(0.75);
+    // (An 8-bit load's masked lanes read 0: its 'other' would be 8-bit.)
+    op.hasOther = rng.chance(0.75) && buffer.storage == Storage::Element;
     op.value =
         op.hasOther ? niceConstant(buffer.lo, buffer.hi, buffer.type) : 0;
     range.lo = std::min(range.lo, op.value);
@@ -303,6 +320,7 @@ void Generator::chooseOutputs(int least, int most,
       value = add(cast, castRange(ranges[value], from, type, cast.cast));
     }
     program.buffers.push_back(randomLayout(shape, type, /*isOutput=*/true));
+    program.buffers.back().storage = randomStorage(type);
     Op store;
     store.kind = OpKind::Store;
     store.shape = shape;
@@ -311,7 +329,8 @@ void Generator::chooseOutputs(int least, int most,
     store.buffer = static_cast<int>(program.buffers.size() - 1);
     store.mask = chooseMask(shape);
     store.atomic = (type == ElementType::F32 || type == ElementType::I32) &&
-                   atomicRng.chance(0.3);
+                   atomicRng.chance(0.3) &&
+                   program.buffers.back().storage == Storage::Element;
     store.addressing = std::array<Addressing, 3>{
         Addressing::Global, Addressing::Global64,
         Addressing::BlockBase}[rng.weighted({4, 1, 3})];

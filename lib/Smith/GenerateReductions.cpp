@@ -102,8 +102,9 @@ bool Generator::makeSoftmax() {
   if (rng.chance(0.4)) {
     int buffer = -1;
     for (auto [index, b] : llvm::enumerate(program.buffers))
+      // (Not an 8-bit buffer: its loads read 0 where masked, not -inf.)
       if (!b.isOutput && b.shape == Shape::Tile && b.phase == phase &&
-          !isInteger(b.type))
+          !isInteger(b.type) && b.storage == Storage::Element)
         buffer = static_cast<int>(index);
     if (buffer >= 0) {
       const Buffer &b = program.buffers[buffer];

@@ -86,12 +86,15 @@ public:
       : rng(seed), dotRng(seed ^ 0x9e3779b97f4a7c15),
         atomicRng(seed ^ 0xbf58476d1ce4e5b9),
         descriptorRng(seed ^ 0x94d049bb133111eb),
-        dotDescriptorRng(seed ^ 0xd6e8feb86659fd93), dots(dots) {
+        dotDescriptorRng(seed ^ 0xd6e8feb86659fd93),
+        float8Rng(seed ^ 0x2545f4914f6cdd1d), dots(dots) {
     program.seed = seed;
   }
   Program generate();
 
 private:
+  /// An 8-bit storage for a float buffer of `type`, now and then.
+  Storage randomStorage(ElementType type);
   void chooseGeometry();
   void chooseInputs();
   /// Stores some of the values nothing uses yet (`exclude` aside).
@@ -211,6 +214,9 @@ private:
   /// Whether a dot operand's load goes through one (what sm_90a's TMA
   /// copies serve): another stream, so that the tiles' choices stay.
   Random dotDescriptorRng;
+  /// Whether a float buffer holds 8-bit floats (Storage): a stream of its
+  /// own, as the others.
+  Random float8Rng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

@@ -104,7 +104,7 @@ std::vector<Arg> smith::getArguments(const Program &program) {
   for (auto [index, buffer] : llvm::enumerate(program.buffers)) {
     Arg arg(ArgKind::Pointer, static_cast<int>(index));
     arg.name = (buffer.isOutput ? "out" : "in") + std::to_string(index);
-    arg.type = "!tile.ptr<" + getName(buffer.type).str() + ">";
+    arg.type = "!tile.ptr<" + getStoredTypeName(buffer).str() + ">";
     arg.divisibility = buffer.pointerHint ? 16 : 0;
     args.push_back(arg);
   }

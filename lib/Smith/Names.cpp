@@ -31,6 +31,23 @@ llvm::StringRef smith::getName(ElementType type) {
   llvm_unreachable("unknown element type");
 }
 
+llvm::StringRef smith::getName(Storage storage) {
+  switch (storage) {
+  case Storage::Element:
+    return "element";
+  case Storage::F8E4M3FN:
+    return "f8E4M3FN";
+  case Storage::F8E5M2:
+    return "f8E5M2";
+  }
+  llvm_unreachable("unknown storage");
+}
+
+llvm::StringRef smith::getStoredTypeName(const Buffer &buffer) {
+  return buffer.storage == Storage::Element ? getName(buffer.type)
+                                            : getName(buffer.storage);
+}
+
 llvm::StringRef smith::getName(Shape shape) {
   switch (shape) {
   case Shape::Tile:

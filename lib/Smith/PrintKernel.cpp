@@ -197,7 +197,7 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
     os << " \\\n//     --arg ";
     if (arg.kind == ArgKind::Pointer) {
       const Buffer &buffer = p.buffers[arg.index];
-      os << "'" << getName(buffer.type) << "[" << getBufferSize(p, buffer)
+      os << "'" << getStoredTypeName(buffer) << "[" << getBufferSize(p, buffer)
          << "]=@arg" << arg.index << ".npy'";
     } else if (arg.kind == ArgKind::FloatParam) {
       os << arg.type << "="

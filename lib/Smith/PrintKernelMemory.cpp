@@ -201,7 +201,7 @@ Value KernelPrinter::depthIndex() {
 Value KernelPrinter::pointers(const Op &op) {
   const Buffer &buffer = p.buffers[op.buffer];
   int b = op.buffer;
-  std::string element = getName(buffer.type).str();
+  std::string element = getStoredTypeName(buffer).str();
   std::string pointer = "!tile.ptr<" + element + ">";
   Value base{"%" + args[b].name, {}, pointer, Top};
   auto offset = [&] {
@@ -333,7 +333,7 @@ Value KernelPrinter::pointers(const Op &op) {
 Value KernelPrinter::descriptor(const Op &op) {
   const Buffer &buffer = p.buffers[op.buffer];
   int b = op.buffer;
-  std::string element = getName(buffer.type).str();
+  std::string element = getStoredTypeName(buffer).str();
   std::string type = "!tile.tensor_desc<";
   for (int64_t dim : getDims(op.shape))
     type += std::to_string(dim) + "x";

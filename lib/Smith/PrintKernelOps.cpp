@@ -276,6 +276,16 @@ void KernelPrinter::emitOp(size_t index) {
       if (op.hasOther)
         text += ", " + floatConstant(op.shape, op.type, op.value).name;
     }
+    const Buffer &buffer = p.buffers[op.buffer];
+    if (buffer.storage != Storage::Element) {
+      // 8-bit floats, widened to the buffer's type (masked lanes read 0).
+      std::string stored = getStoredTypeName(buffer).str();
+      Value raw =
+          define("f8_", dims, stored, level, text + " : " + getTypeText(ptrs));
+      result("tile.cast " + raw.name + " : " + getTypeText(raw) + " to " + type,
+             element);
+      return;
+    }
     result(text + " : " + getTypeText(ptrs), element);
     return;
   }
@@ -394,8 +404,17 @@ void KernelPrinter::emitOp(size_t index) {
   }
   case OpKind::Store: {
     Value ptrs = pointers(op);
+    Value stored = operand(0);
+    const Buffer &buffer = p.buffers[op.buffer];
+    if (buffer.storage != Storage::Element) {
+      // Narrowed to 8-bit floats: one rounding, saturating.
+      std::string element = getStoredTypeName(buffer).str();
+      stored = define("n8_", dims, element, level,
+                      "tile.cast " + stored.name + " : " + getTypeText(stored) +
+                          " to " + getTypeText(dims, element));
+    }
     std::string text = (op.atomic ? "tile.atomic_add " : "tile.store ") +
-                       ptrs.name + ", " + operand(0).name;
+                       ptrs.name + ", " + stored.name;
     if (op.mask >= 0)
       text += ", " + mask(op.mask, op.shape).name;
     emitLine(level, text + " : " + getTypeText(ptrs));

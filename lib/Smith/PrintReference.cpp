@@ -67,7 +67,7 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
     case ArgKind::Pointer: {
       const Buffer &buffer = p.buffers[arg.index];
       os << "{\"buffer\": " << arg.index
-         << ", \"type\": " << quote(getName(buffer.type))
+         << ", \"type\": " << quote(getStoredTypeName(buffer))
          << ", \"size\": " << getBufferSize(p, buffer)
          << ", \"output\": " << (buffer.isOutput ? "True" : "False")
          << ", \"lo\": " << pythonNumber(buffer.lo, buffer.type)
@@ -140,6 +140,9 @@ void smith::printReference(const Program &p, llvm::raw_ostream &os) {
       os << name << " = R.load(" << g << ", " << access(op);
       if (op.hasOther)
         os << ", other=" << pythonNumber(op.value, op.type);
+      // An 8-bit buffer's elements, widened to its values' type.
+      if (p.buffers[op.buffer].storage != Storage::Element)
+        os << ", t=" << quote(getName(op.type));
       os << ")\n";
       break;
     case OpKind::Param:

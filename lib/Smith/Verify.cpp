@@ -228,6 +228,14 @@ std::string smith::verifyProgram(const Program &program) {
       if (op.atomic && (!isStore || (op.type != ElementType::F32 &&
                                      op.type != ElementType::I32)))
         return bad("an atomic addition other than a store of f32 or i32");
+      // An 8-bit buffer: floats, widened after a load that reads 0 where
+      // masked, narrowed before a plain store.
+      if (buffer.storage != Storage::Element &&
+          (isInteger(buffer.type) || op.atomic ||
+           op.addressing == Addressing::Descriptor ||
+           (op.hasOther && op.value != 0)))
+        return bad("an 8-bit buffer of integers, or accessed atomically, "
+                   "through a descriptor, or with an 'other' but 0");
       if (op.hasOther && !isRepresentable(op.value, op.type) && op.value != 0 &&
           !std::isinf(op.value))
         return bad("'other' not representable");

@@ -15,7 +15,8 @@
 // cuts the tile further), computes on them (elementwise arith and math
 // operations, tile.exp, reductions along either axis, splats, broadcasts,
 // expand_dims, selects, casts between f32, f16 and bf16, matrix products of
-// operand tiles with tile.dot), and stores tiles
+// operand tiles with tile.dot), and stores tiles (a float buffer may hold
+// 8-bit floats: Storage)
 // into its output buffers under masks. Every block writes elements of its
 // own, so the result does not depend on the order in which blocks run.
 //
@@ -298,10 +299,20 @@ struct Mask {
   bool boundIsArg = false;
 };
 
+/// What a float buffer's elements are stored as: its values' type, or an
+/// 8-bit float (sm_89 and later on a GPU). A load of an 8-bit buffer reads
+/// tile.load's 8-bit tile and widens it (tile.cast) to the buffer's type; a
+/// store narrows its value (tile.cast: one rounding to nearest, saturating)
+/// first. The arithmetic stays in the buffer's type: the verifier refuses
+/// any on 8-bit floats but casts, selects and dots.
+enum class Storage { Element, F8E4M3FN, F8E5M2 };
+
 /// A buffer the kernel reads or writes.
 struct Buffer {
   bool isOutput = false;
   ElementType type = ElementType::F32;
+  /// An 8-bit float buffer of `type` values (floats only).
+  Storage storage = Storage::Element;
   Shape shape = Shape::Tile;
   int64_t offset = 0;
   /// Column-major: element (i, j) at offset + i * innerStride + j * outer.
@@ -474,6 +485,10 @@ std::string getGrid(const Program &program);
 //===----------------------------------------------------------------------===//
 
 llvm::StringRef getName(ElementType type);
+/// "f8E4M3FN", "f8E5M2", or "element".
+llvm::StringRef getName(Storage storage);
+/// The type a buffer's pointer points to: its storage's, else its type's.
+llvm::StringRef getStoredTypeName(const Buffer &buffer);
 llvm::StringRef getName(Shape shape);
 llvm::StringRef getName(GridKind grid);
 llvm::StringRef getName(CutKind cut);

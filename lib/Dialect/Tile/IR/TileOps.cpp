@@ -578,10 +578,20 @@ void mlir::tile::expandCastOp(CastOp op, RewriterBase &rewriter) {
     Type f32 = getSameShape(value.getType(), rewriter.getF32Type());
     value = arith::ExtFOp::create(rewriter, op.getLoc(), f32, value);
   }
-  if (width(value.getType()) < width(target))
+  if (width(value.getType()) < width(target)) {
     value = arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), value);
-  else if (width(value.getType()) > width(target))
-    value = arith::TruncFOp::create(rewriter, op.getLoc(), op.getType(), value);
+  } else if (width(value.getType()) > width(target)) {
+    auto trunc =
+        arith::TruncFOp::create(rewriter, op.getLoc(), op.getType(), value);
+    // To an 8-bit float, the rounding mode said: arith's canonicalization
+    // folds a truncf without one into the integer conversion before it
+    // (truncf(uitofp(x)) -> uitofp(x) to f8, one rounding where the kernel
+    // wrote two), which no chip's lowering takes.
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(target))
+      trunc.setRoundingmodeAttr(arith::RoundingModeAttr::get(
+          rewriter.getContext(), arith::RoundingMode::to_nearest_even));
+    value = trunc;
+  }
   rewriter.replaceOp(op, value);
 }
 

@@ -130,7 +130,9 @@ static bool isWarpgroupDot(DotOp dot, unsigned numWarps) {
 /// swizzle's period), in a loop of more than one iteration (one of at most
 /// one, which canonicalization then inlines, would leave the load outside
 /// any loop, where tilegpu-pipeline cannot stage it: tile-smith's seed
-/// 3158).
+/// 3158), and of one dot only (tilegpu-pipeline stages a load whose one use
+/// is the layout conversion to a dot's operand: a tile two dots read, each
+/// converting it, stayed unstaged; seed 3613).
 static bool servedByTma(DescLoadOp load, unsigned numWarps) {
   TensorDescType type = load.getDesc().getType();
   Type element = type.getElementType();
@@ -146,7 +148,7 @@ static bool servedByTma(DescLoadOp load, unsigned numWarps) {
       }))
     return false;
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-  if (!loop || load->use_empty())
+  if (!loop || !load->hasOneUse())
     return false;
   if (std::optional<APInt> trips = loop.getStaticTripCount();
       trips && trips->ule(1))

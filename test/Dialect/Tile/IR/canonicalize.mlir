@@ -169,3 +169,20 @@ tile.func @casts(%x: f16, %y: f32, %p: !tile.ptr<f32>, %q: !tile.ptr<bf16>) {
   tile.store %q, %other : !tile.ptr<bf16>
   tile.return
 }
+
+// -----
+
+// To an 8-bit float, truncf says its rounding mode: without one, arith's
+// canonicalization folds truncf(uitofp(i)) into a uitofp of i to f8E4M3FN
+// (one rounding where the kernel wrote two), which the verifier refuses
+// and no lowering takes (tile-smith seed 62 found it).
+// CHECK-LABEL: tile.func @int_to_f8
+// CHECK: %[[F:.*]] = arith.uitofp %{{.*}} : i32 to f16
+// CHECK: %[[N:.*]] = arith.truncf %[[F]] to_nearest_even : f16 to f8E4M3FN
+// CHECK: tile.store %{{.*}}, %[[N]] : !tile.ptr<f8E4M3FN>
+tile.func @int_to_f8(%i: i32, %p: !tile.ptr<f8E4M3FN>) {
+  %f = arith.uitofp %i : i32 to f16
+  %n = tile.cast %f : f16 to f8E4M3FN
+  tile.store %p, %n : !tile.ptr<f8E4M3FN>
+  tile.return
+}

@@ -185,3 +185,30 @@ tile.func @one_iteration(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %m: i32, %n: i3
   }
   tile.return
 }
+
+// A tile two wgmma dots read (each converts it to its operand layout, which
+// tilegpu-pipeline does not stage: tile-smith's seed 3613) is expanded; the
+// A operands, one dot's each, stay.
+// CHECK-LABEL: tile.func @two_dots
+// CHECK: tile.desc_load
+// CHECK: tile.desc_load
+// CHECK-NOT: tile.desc_load
+// CHECK: tile.load
+// CHECK: tile.return
+tile.func @two_dots(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %m: i32, %n: i32, %k: i32) attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %da = tile.make_tensor_desc %a, [%m, %k], [%k, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %db = tile.make_tensor_desc %b, [%k, %n], [%n, %c1] : !tile.ptr<f16> -> !tile.tensor_desc<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc:2 = scf.for %i = %c0 to %k step %c64 iter_args(%c = %zero, %e = %zero) -> (tensor<64x64xf32>, tensor<64x64xf32>) : i32 {
+    %x = tile.desc_load %da[%c0, %i] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %x2 = tile.desc_load %da[%c64, %i] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %y = tile.desc_load %db[%i, %c0] : !tile.tensor_desc<64x64xf16> -> tensor<64x64xf16>
+    %d = tile.dot %x, %y, %c : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    %f = tile.dot %x2, %y, %e : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d, %f : tensor<64x64xf32>, tensor<64x64xf32>
+  } {tile.num_stages = 3 : i32}
+  tile.return
+}
