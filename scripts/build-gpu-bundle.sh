@@ -6,7 +6,8 @@
 # GPU test suite needs (its lit tests, the examples, utils/reference.py, a
 # copy of lit), the Python package and its tests (python/), the Python
 # benchmark, the random testing driver (tile-smith, scripts/difftest.sh,
-# utils/difftest.py, utils/tile_smith_ref.py, utils/tile_smith_dot.py) and
+# utils/difftest.py, utils/tile_smith_ref.py, utils/tile_smith_dot.py,
+# utils/tile_smith_types.py and utils/float8.py, which they import) and
 # scripts/run-gpu-tests.sh, in dist/tile-gpu/ (ignored by git).
 #
 # The binaries and the library need no LLVM: only libc, libm, zlib and zstd
@@ -80,6 +81,7 @@ mkdir -p "$dist/src/test/Pipelines"
 cp -r "$root/test/Pipelines/Inputs" "$dist/src/test/Pipelines/"
 cp "$root/utils/reference.py" "$root/utils/difftest.py" \
   "$root/utils/tile_smith_ref.py" "$root/utils/tile_smith_dot.py" \
+  "$root/utils/tile_smith_types.py" "$root/utils/float8.py" \
   "$dist/src/utils/"
 cp "$root/scripts/difftest.sh" "$dist/src/scripts/"
 cp -r "$root/python" "$dist/src/"
