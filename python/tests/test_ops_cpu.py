@@ -197,6 +197,11 @@ def test_matmul_errors(rng):
         ops.matmul(a, np.ones((6, 3)))
     with pytest.raises(tile.ArgumentError, match=r"a must be a torch tensor or a NumPy array, not list"):
         ops.matmul([[1.0]], a)
+    # Offsets past 32 bits: C of 2^32 elements (the operands broadcast
+    # views, nothing allocated), refused before anything runs.
+    wide = np.broadcast_to(np.float32(1), (1 << 16, 2))
+    with pytest.raises(tile.ArgumentError, match=r"C would be 65536 x 65536: more elements than"):
+        ops.matmul(wide, wide.T)
 
 
 def test_errors(rng):

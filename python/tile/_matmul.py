@@ -51,11 +51,14 @@ def _operand(x, name):
     if _is_torch(x):
         if x.data_ptr() % 16 or _reaches(x.shape, x.stride()) >= _I32_LIMIT:
             x = x.contiguous() if not x.is_contiguous() else x.clone()
-        return x
-    import numpy as np
-    if any(s < 0 or s % x.itemsize for s in x.strides) or \
-            _reaches(x.shape, _strides(x)) >= _I32_LIMIT:
-        x = np.ascontiguousarray(x)
+    else:
+        import numpy as np
+        if any(s < 0 or s % x.itemsize for s in x.strides) or \
+                _reaches(x.shape, _strides(x)) >= _I32_LIMIT:
+            x = np.ascontiguousarray(x)
+    if _reaches(x.shape, _strides(x)) >= _I32_LIMIT:
+        raise ArgumentError("%s is %d x %d: more elements than the kernel's "
+                            "32-bit offsets reach" % ((name,) + tuple(x.shape)))
     return x
 
 
@@ -81,6 +84,9 @@ def matmul_forward(a, b, kernel):
         raise ArgumentError("a is %d x %d and b %d x %d: a's columns must be "
                             "b's rows" % (m, k, b.shape[0], b.shape[1]))
     n = b.shape[1]
+    if _reaches((m, n), (n, 1)) >= _I32_LIMIT:
+        raise ArgumentError("C would be %d x %d: more elements than the "
+                            "kernel's 32-bit offsets reach" % (m, n))
     if _is_torch(a):
         import torch
         c = torch.empty((m, n), dtype=a.dtype, device=a.device)
@@ -89,9 +95,6 @@ def matmul_forward(a, b, kernel):
         c = np.empty((m, n), dtype=a.dtype)
     if m == 0 or n == 0:
         return c
-    if _reaches((m, n), (n, 1)) >= _I32_LIMIT:
-        raise ArgumentError("C would be %d x %d: more elements than the "
-                            "kernel's 32-bit offsets reach" % (m, n))
     sa, sb = _strides(a), _strides(b)
 
     def grid(meta):
