@@ -138,15 +138,12 @@ static tile_status launch(const tile_function *function, const uint32_t *grid,
   // the programs that fit at once run (clusters of them: whole clusters).
   std::array<unsigned, 3> launchGrid = {grid[0], grid[1], grid[2]};
   if (int64_t fit = function->persistentPrograms) {
-    if (grid[1] != 1 || grid[2] != 1)
-      return fail(TILE_ERROR_ARGUMENTS,
-                  "@" + function->kernel->name + " is '" +
-                      TileDialect::getPersistentAttrName() +
-                      "': its grid names the work along x alone, got " +
-                      formatGrid({grid[0], grid[1], grid[2]}));
-    int64_t cluster = function->clusterSize;
-    int64_t work = (int64_t(grid[0]) + cluster - 1) / cluster * cluster;
-    launchGrid[0] = static_cast<unsigned>(std::min(work, fit));
+    int64_t cluster = function->loaded->function.clusterSize;
+    llvm::Expected<int64_t> work = getPersistentWork(
+        {grid[0], grid[1], grid[2]}, cluster, function->kernel->name);
+    if (!work)
+      return fail(TILE_ERROR_ARGUMENTS, llvm::toString(work.takeError()));
+    launchGrid[0] = static_cast<unsigned>(std::min(*work * cluster, fit));
   }
   // cuLaunchKernel's parameters: a pointer to each value, in an aligned
   // copy of them.

@@ -208,7 +208,6 @@ struct tile_function {
   /// For a kernel with `tile.persistent`: the programs that fit on the GPU
   /// at once, which a launch of more runs on (0: not such a kernel).
   int64_t persistentPrograms = 0;
-  unsigned clusterSize = 1;
 
   ~tile_function() {
     // A module unloads from its context, which must be current.

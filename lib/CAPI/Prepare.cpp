@@ -378,7 +378,6 @@ static tile_status prepare(tile_kernel &kernel, KernelCall &call,
         return fail(TILE_ERROR_CUDA, "@" + kernel.name + ": " +
                                          llvm::toString(programs.takeError()));
       function->persistentPrograms = *programs;
-      function->clusterSize = loaded->function.clusterSize;
     }
     function->loaded = std::move(*loaded);
     function->specializationFacts = *specialization;

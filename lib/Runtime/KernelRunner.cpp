@@ -167,6 +167,17 @@ mlir::tile::resolveGrid(const GridSpec &grid, const KernelSource &source,
   });
 }
 
+llvm::Expected<int64_t>
+mlir::tile::getPersistentWork(llvm::ArrayRef<int64_t> sizes,
+                              int64_t clusterSize, llvm::StringRef kernelName) {
+  if (llvm::any_of(llvm::drop_begin(sizes),
+                   [](int64_t size) { return size != 1; }))
+    return llvm::createStringError(
+        "@" + kernelName + " is '" + TileDialect::getPersistentAttrName() +
+        "': its grid names the work along x alone, got " + formatGrid(sizes));
+  return (sizes[0] + clusterSize - 1) / clusterSize;
+}
+
 llvm::Expected<GridSpec>
 mlir::tile::resolveLaunchGrid(const GridSpec &grid, const KernelSource &source,
                               llvm::ArrayRef<KernelArg> args) {
@@ -183,15 +194,12 @@ mlir::tile::resolveLaunchGrid(const GridSpec &grid, const KernelSource &source,
     resolved.sizes = std::move(*sizes);
     return resolved;
   }
-  if (llvm::any_of(llvm::drop_begin(*sizes),
-                   [](int64_t size) { return size != 1; }))
-    return llvm::createStringError(
-        "@" + source.getKernelName() + " is '" +
-        TileDialect::getPersistentAttrName() +
-        "': its grid names the work along x alone, got " + formatGrid(*sizes));
-  int64_t cluster = TileDialect::getClusterSize(kernel);
+  llvm::Expected<int64_t> work = getPersistentWork(
+      *sizes, TileDialect::getClusterSize(kernel), source.getKernelName());
+  if (!work)
+    return work.takeError();
   resolved.persistent = true;
-  resolved.cap = ((*sizes)[0] + cluster - 1) / cluster;
+  resolved.cap = *work;
   return resolved;
 }
 

@@ -107,6 +107,16 @@ llvm::Expected<llvm::SmallVector<int64_t, 3>>
 resolveGrid(const GridSpec &grid, const KernelSource &source,
             llvm::ArrayRef<KernelArg> args);
 
+/// The work of a launch of a kernel with `tile.persistent` (named
+/// `kernelName`, in clusters of `clusterSize`) whose grid is `sizes`: the
+/// clusters (programs, without clusters) that cover the programs along x,
+/// which its persistent grid is capped at. An error when the grid has more
+/// than one program along y or z. resolveLaunchGrid and the C API's launch
+/// both size such launches by it.
+llvm::Expected<int64_t> getPersistentWork(llvm::ArrayRef<int64_t> sizes,
+                                          int64_t clusterSize,
+                                          llvm::StringRef kernelName);
+
 /// The grid a GPU launch of `source` with `args` runs on, given `grid`: a
 /// persistent grid as it is; an explicit one with its sizes resolved
 /// (resolveGrid), which for a kernel with `tile.persistent` becomes a
