@@ -11,18 +11,12 @@ promise `tile.divisibility = 16` on their pointers), or offsets past what
 32-bit arithmetic holds.
 """
 
+from ._arrays import dtype_text as _dtype_text
+from ._arrays import is_torch as _is_torch
 from ._errors import ArgumentError
 
 _FLOATS = ("float32", "float16", "bfloat16")
 _I32_LIMIT = 2**31
-
-
-def _is_torch(x):
-    return type(x).__module__.startswith("torch")
-
-
-def _dtype_name(x):
-    return str(x.dtype).replace("torch.", "")
 
 
 def _strides(x):
@@ -45,7 +39,7 @@ def _operand(x, name):
     if len(x.shape) != 2:
         raise ArgumentError("%s must be a matrix (2 dimensions), not of shape %s"
                             % (name, tuple(x.shape)))
-    if _dtype_name(x) not in _FLOATS:
+    if _dtype_text(x) not in _FLOATS:
         raise ArgumentError("%s is %s: matmul takes float32, float16 or "
                             "bfloat16" % (name, x.dtype))
     if _is_torch(x):

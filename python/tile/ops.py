@@ -41,6 +41,8 @@ kernel and a combine, each logit still read once).
 
 import os
 
+from ._arrays import dtype_text as _dtype_text
+from ._arrays import is_torch as _is_torch
 from ._errors import ArgumentError
 from ._kernel import load
 from ._matmul import matmul_forward as _matmul_forward
@@ -91,10 +93,6 @@ def _kernel(names, dtype):
 
 # Arrays: torch tensors or NumPy arrays, through the few calls both have.
 
-def _is_torch(x):
-    return type(x).__module__.startswith("torch")
-
-
 def _numpy():
     import numpy
     return numpy
@@ -126,7 +124,7 @@ def _rows(x, name):
     n = x.shape[-1]
     if n < 1:
         raise ArgumentError("%s has an empty last dimension" % name)
-    if str(x.dtype).replace("torch.", "") not in ("float32", "float16", "bfloat16"):
+    if _dtype_text(x) not in ("float32", "float16", "bfloat16"):
         raise ArgumentError("%s is %s: the kernels take float32, float16 or "
                             "bfloat16" % (name, x.dtype))
     if _is_torch(x):
