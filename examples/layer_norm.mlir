@@ -16,10 +16,15 @@
 // Bytes it must move: x read and y written (M x N x DTYPE each), w and b
 // once per program, mean and rstd written (M x 4 each).
 //
+// NUM_STAGES: 1 loads each row where it is used; 2 loads the next rows
+// while this one is computed, in registers; 3 and 4 copy the rows ahead
+// into shared memory (cp.async), 2 and 3 iterations ahead, which takes no
+// registers (tile-pipeline-loops, tilegpu-pipeline: docs/compiler.md).
+//
 // tile.param ROWS = 1 in 1, 2, 4, 8, 16
 // tile.param BLOCK_SIZE = 1024 in 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8, 16, 32
-// tile.param NUM_STAGES = 2 in 1, 2
+// tile.param NUM_STAGES = 2 in 1, 2, 3, 4
 // tile.param DTYPE = f32 in f32, f16, bf16
 
 tile.func @layer_norm(

@@ -244,7 +244,11 @@ def test_matmul_views_and_errors():
 
 
 def test_matmul_compile_no_graph_break():
-    lin = torch.nn.Parameter(torch.randn(256, 128, device="cuda"))
+    # Logits of order 1 (a weight of variance 1/K): softmax turns an absolute
+    # error e of a logit into a relative error e of its output, and TF32's
+    # error on logits of order sqrt(K) = 16 (about 16 x 2^-11) exceeded the
+    # tolerance on the H200 (run 87: 0.0048).
+    lin = torch.nn.Parameter(torch.randn(256, 128, device="cuda") / 16)
 
     def model(x):
         return ops.softmax(ops.matmul(x, lin))

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -101,36 +102,87 @@ static bool feedsDot(Operation *load) {
          });
 }
 
+/// Whether the loop loads an operand of a dot (a descriptor load kept for
+/// TMA by tile-expand-tensor-descs is one too).
+static bool loadsDotOperands(scf::ForOp loop) {
+  return llvm::any_of(loop.getBody()->without_terminator(), [](Operation &op) {
+    return isa<DescLoadOp, LoadOp>(op) && feedsDot(&op);
+  });
+}
+
+/// Whether a tile.dot is anywhere in `loop`. Asked the same way before and
+/// after the tiles get layouts (where a dot's operands come through layout
+/// conversions), so that both passes decide alike.
+static bool containsDot(scf::ForOp loop) {
+  return loop.walk([](DotOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Whether `value` is a zero of its element type that cp.async's zero fill
+/// writes: an integer 0, or a +0.0 (not -0.0).
+static bool isZeroFill(Value value) {
+  return matchPattern(value, m_PosZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+/// The stages `loop` asks for (`tile.num_stages`), 1 without.
+static int64_t getNumStages(scf::ForOp loop) {
+  auto stages =
+      loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
+  return stages ? stages.getInt() : 1;
+}
+
+/// The part of isStagedInSharedMemory about the load itself, its slice
+/// already collected.
+static bool isStageableLoad(LoadOp load, unsigned numWarps) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2)
+    return false;
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+    return false;
+  if (type.getNumElements() < 32 * static_cast<int64_t>(numWarps))
+    return false;
+  return !load.getOther() || isZeroFill(load.getOther());
+}
+
+bool mlir::tile::isStagedInSharedMemory(scf::ForOp loop, LoadOp load,
+                                        unsigned numWarps) {
+  if (load->getParentOp() != loop.getOperation() || getNumStages(loop) < 3 ||
+      containsDot(loop) || !isStageableLoad(load, numWarps))
+    return false;
+  llvm::SetVector<Operation *> slice;
+  return collectInductionSlice(loop, load->getOperands(), slice) &&
+         usesInductionVar(loop, load, slice);
+}
+
 namespace {
 /// The loads tile-pipeline-loops would issue one iteration ahead in a loop,
-/// with their slices, and whether the loop loads operands of a dot.
+/// with their slices; those it leaves to tilegpu-pipeline to stage through
+/// shared memory; and whether the loop loads operands of a dot.
 struct PrefetchPlan {
   SmallVector<LoadOp> loads;
   SmallVector<llvm::SetVector<Operation *>> slices;
+  SmallVector<LoadOp> staged;
   bool dotLoads = false;
 };
 } // namespace
 
-static PrefetchPlan planPrefetch(scf::ForOp loop) {
+static PrefetchPlan planPrefetch(scf::ForOp loop, unsigned numWarps) {
   PrefetchPlan plan;
+  plan.dotLoads = loadsDotOperands(loop);
+  bool stages = getNumStages(loop) >= 3 && !containsDot(loop);
   for (Operation &op : loop.getBody()->without_terminator()) {
-    // A descriptor load kept for TMA (tile-expand-tensor-descs) is a dot's
-    // operand too.
-    if (isa<DescLoadOp>(op) && feedsDot(&op)) {
-      plan.dotLoads = true;
-      continue;
-    }
     auto load = dyn_cast<LoadOp>(op);
-    if (!load || !isa<RankedTensorType>(load.getType()))
+    if (!load || !isa<RankedTensorType>(load.getType()) || feedsDot(load))
       continue;
-    if (feedsDot(load)) {
-      plan.dotLoads = true;
-      continue;
-    }
     llvm::SetVector<Operation *> slice;
     if (!collectInductionSlice(loop, load->getOperands(), slice) ||
         !usesInductionVar(loop, load, slice))
       continue;
+    if (stages && isStageableLoad(load, numWarps)) {
+      plan.staged.push_back(load);
+      continue;
+    }
     plan.loads.push_back(load);
     plan.slices.push_back(std::move(slice));
   }
@@ -144,25 +196,32 @@ LoopPipelining mlir::tile::getLoopPipelining(scf::ForOp loop, unsigned numWarps,
       loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
   if (!stages || stages.getInt() < 2)
     return result;
-  PrefetchPlan plan = planPrefetch(loop);
+  PrefetchPlan plan = planPrefetch(loop, numWarps);
   if (!plan.loads.empty() &&
       fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM))
     for (LoadOp load : plan.loads)
       result.prefetchRegisters += estimateRegisters(load.getType(), numWarps);
-  result.pipelined = plan.dotLoads || result.prefetchRegisters > 0;
+  for (LoadOp load : plan.staged) {
+    auto type = cast<RankedTensorType>(load.getType());
+    result.stagedSharedBytes += stages.getInt() * type.getNumElements() *
+                                type.getElementTypeBitWidth() / 8;
+  }
+  result.pipelined =
+      plan.dotLoads || !plan.staged.empty() || result.prefetchRegisters > 0;
   return result;
 }
 
 static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
                               unsigned blocksPerSM) {
-  PrefetchPlan plan = planPrefetch(loop);
+  PrefetchPlan plan = planPrefetch(loop, numWarps);
   SmallVector<LoadOp> &loads = plan.loads;
   SmallVector<llvm::SetVector<Operation *>> &slices = plan.slices;
-  bool dotLoads = plan.dotLoads;
+  // The stages of the loads feeding dots, and of those staged through
+  // shared memory, are tilegpu-pipeline's: the attribute stays for it.
+  bool keepStages = plan.dotLoads || !plan.staged.empty();
   if (loads.empty() || !fitsInRegisters(loop, loads, numWarps, blocksPerSM)) {
-    // Dealt with: nothing to load ahead, or no room for it; the stages of
-    // the loads feeding dots are tilegpu-pipeline's.
-    if (!dotLoads)
+    // Dealt with: nothing to load ahead in registers, or no room for it.
+    if (!keepStages)
       loop->removeAttr(TileDialect::getNumStagesAttrName());
     return success();
   }
@@ -195,7 +254,7 @@ static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
                                 newLoop.getRegionIterArgs()[numOld + i]);
     rewriter.eraseOp(load);
   }
-  if (!dotLoads)
+  if (!keepStages)
     newLoop->removeAttr(TileDialect::getNumStagesAttrName());
   return success();
 }

@@ -47,6 +47,7 @@
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/LoopSlice.h"
+#include "tile/Dialect/Tile/Transforms/PipelineLoops.h"
 #include "tile/Dialect/TileGPU/IR/Layout.h"
 #include "tile/Dialect/TileGPU/IR/Tma.h"
 #include "tile/Dialect/TileGPU/IR/Wgmma.h"
@@ -69,9 +70,12 @@ using namespace mlir::tilegpu;
 namespace {
 /// A load whose tile only feeds a dot on tensor cores, through a conversion
 /// to the dot-operand layout.
-struct DotLoad {
+struct StagedLoad {
   /// A tile.load (copied by cp.async) or a tile.desc_load (by TMA).
   Operation *load;
+  /// The conversion to a dot's operand layout that reads the load; null for
+  /// a load staged for itself (tile::isStagedInSharedMemory), which is read
+  /// back in its own layout.
   ConvertLayoutOp convert;
   /// The body operations computing the load's pointers and mask, if they
   /// depend only on the induction variable and values from outside.
@@ -80,6 +84,10 @@ struct DotLoad {
   MemDescType bufferType; // one stage
   Attribute copyLayout;   // cp.async: the pointers' layout
   bool isTma() const { return isa<tile::DescLoadOp>(load); }
+  /// The value the staged tile replaces.
+  Value getRead() {
+    return convert ? Value(convert.getResult()) : load->getResult(0);
+  }
   tile::LoadOp getLoad() const { return cast<tile::LoadOp>(load); }
   tile::DescLoadOp getDescLoad() const { return cast<tile::DescLoadOp>(load); }
 };
@@ -90,7 +98,7 @@ static bool isZero(Value value) {
 }
 
 /// The load feeding `convert`, if it can be staged in shared memory.
-static std::optional<DotLoad> matchDotLoad(ConvertLayoutOp convert) {
+static std::optional<StagedLoad> matchDotLoad(ConvertLayoutOp convert) {
   auto operand =
       dyn_cast<DotOperandEncodingAttr>(convert.getType().getEncoding());
   if (!operand || !isa<MmaEncodingAttr>(operand.getParent()))
@@ -99,7 +107,7 @@ static std::optional<DotLoad> matchDotLoad(ConvertLayoutOp convert) {
   if (auto descLoad = dyn_cast_or_null<tile::DescLoadOp>(load)) {
     if (!descLoad->hasOneUse() || !isa<scf::ForOp>(load->getParentOp()))
       return std::nullopt;
-    DotLoad result;
+    StagedLoad result;
     result.load = load;
     result.convert = convert;
     return result;
@@ -114,9 +122,46 @@ static std::optional<DotLoad> matchDotLoad(ConvertLayoutOp convert) {
       (bits != 8 && bits != 16 && bits != 32) ||
       (plain.getOther() && !isZero(plain.getOther())))
     return std::nullopt;
-  DotLoad result;
+  StagedLoad result;
   result.load = load;
   result.convert = convert;
+  return result;
+}
+
+/// A load tile-pipeline-loops left to this pass to stage
+/// (tile::isStagedInSharedMemory), in `loop`: copied and read back in its
+/// own layout, each element by the thread that holds it, from a buffer
+/// without a swizzle whose runs are the layout's runs of contiguous
+/// elements per thread (up to 16 bytes), so that the copies and the reads
+/// are as wide as those runs and a warp's 16-byte pieces are consecutive.
+/// None where the layout gives an element to several threads (they would
+/// copy it to one place).
+static std::optional<StagedLoad> matchRowLoad(scf::ForOp loop,
+                                              tile::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  auto layout = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
+  if (!layout)
+    return std::nullopt;
+  FailureOr<LayoutBits> bits = getLayoutBits(type);
+  if (failed(bits) || bits->getFreeLaneMask() || bits->getFreeWarpMask())
+    return std::nullopt;
+  unsigned bytes = type.getElementTypeBitWidth() / 8;
+  ArrayRef<unsigned> order = layout.getOrder();
+  unsigned vec = std::min<unsigned>(
+      {layout.getSizePerThread()[order[0]], std::max(1u, 16 / bytes),
+       static_cast<unsigned>(type.getShape()[order[0]])});
+  MLIRContext *context = load.getContext();
+  StagedLoad result;
+  result.load = load;
+  result.copyLayout = layout;
+  result.bufferType = MemDescType::get(
+      context, type.getShape(), type.getElementType(),
+      SharedEncodingAttr::get(context, vec, /*perPhase=*/1, /*maxPhase=*/1,
+                              order, /*columnsPerBlock=*/0));
+  SmallVector<Value> roots = {load.getPtr()};
+  if (load.getMask())
+    roots.push_back(load.getMask());
+  result.pipelinable = tile::collectInductionSlice(loop, roots, result.slice);
   return result;
 }
 
@@ -155,7 +200,7 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout,
 /// Starts the copy of `dot`'s tile at induction variable `iv` into `dst`,
 /// masked off where `valid` (an i1, or null) is false; a TMA copy signals
 /// mbarrier `barIndex` of `bars`.
-static void copyAt(OpBuilder &b, scf::ForOp loop, DotLoad &dot, Value iv,
+static void copyAt(OpBuilder &b, scf::ForOp loop, StagedLoad &dot, Value iv,
                    Value valid, Value dst, Value bars, Value barIndex) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
@@ -188,7 +233,7 @@ static void copyAt(OpBuilder &b, scf::ForOp loop, DotLoad &dot, Value iv,
 }
 
 /// Copies and waits for one load where it stands (no stages).
-static void stageInPlace(DotLoad &dot) {
+static void stageInPlace(StagedLoad &dot) {
   tile::LoadOp load = dot.getLoad();
   OpBuilder b(load);
   Location loc = load.getLoc();
@@ -219,7 +264,7 @@ static void stageInPlace(DotLoad &dot) {
 /// loop); the iteration starts with a block barrier, so that every thread
 /// has read what the buffers held before they are overwritten.
 static void stageInPlaceWithTma(scf::ForOp loop,
-                                MutableArrayRef<DotLoad> dots) {
+                                MutableArrayRef<StagedLoad> dots) {
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -228,7 +273,7 @@ static void stageInPlaceWithTma(scf::ForOp loop,
     return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
   };
   SmallVector<Value> buffers;
-  for (DotLoad &dot : dots)
+  for (StagedLoad &dot : dots)
     buffers.push_back(LocalAllocOp::create(rewriter, loc, dot.bufferType));
   Value bars = MBarrierAllocOp::create(
       rewriter, loc,
@@ -260,7 +305,7 @@ static void stageInPlaceWithTma(scf::ForOp loop,
         return {
             arith::XOrIOp::create(b, loc, phase, constant(b, 1)).getResult()};
       });
-  for (DotLoad &dot : dots) {
+  for (StagedLoad &dot : dots) {
     dot.convert.erase();
     dot.load->erase();
   }
@@ -270,7 +315,7 @@ static void stageInPlaceWithTma(scf::ForOp loop,
 /// copies run numStages - 1 iterations ahead, and records on the loop that
 /// a stage is written again the iteration after the one that read it
 /// (`tilegpu.stage_distance = 1`).
-static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
+static void pipeline(scf::ForOp loop, MutableArrayRef<StagedLoad> dots,
                      int64_t numStages) {
   int64_t lookahead = numStages - 1;
   IRRewriter rewriter(loop.getContext());
@@ -281,10 +326,10 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
     return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
   };
   int64_t tmaLoads =
-      llvm::count_if(dots, [](const DotLoad &dot) { return dot.isTma(); });
+      llvm::count_if(dots, [](const StagedLoad &dot) { return dot.isTma(); });
   bool copies = tmaLoads < static_cast<int64_t>(dots.size());
   SmallVector<Value> rings;
-  for (DotLoad &dot : dots) {
+  for (StagedLoad &dot : dots) {
     SmallVector<int64_t> shape = {numStages};
     llvm::append_range(shape, dot.bufferType.getShape());
     auto ringType = MemDescType::get(loop.getContext(), shape,
@@ -349,8 +394,8 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
         for (auto [i, dot] : llvm::enumerate(dots)) {
           Value stageRead = copies ? stage(b, rings[i], read) : reads[i];
           Value loaded =
-              LocalLoadOp::create(b, loc, dot.convert.getType(), stageRead);
-          dot.convert.replaceAllUsesWith(loaded);
+              LocalLoadOp::create(b, loc, dot.getRead().getType(), stageRead);
+          dot.getRead().replaceAllUsesWith(loaded);
         }
         // The copies of iteration i + lookahead.
         Value ahead = arith::MulIOp::create(
@@ -382,8 +427,9 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<DotLoad> dots,
         }
         return yields;
       }));
-  for (DotLoad &dot : dots) {
-    dot.convert.erase();
+  for (StagedLoad &dot : dots) {
+    if (dot.convert)
+      dot.convert.erase();
     dot.load->erase();
   }
   // Every TMA copy issued was waited for in its iteration; cp.async groups
@@ -403,7 +449,7 @@ struct TileGPUPipelinePass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    DenseMap<Operation *, SmallVector<DotLoad>> byLoop;
+    DenseMap<Operation *, SmallVector<StagedLoad>> byLoop;
     SmallVector<scf::ForOp> loops;
     bool failedTma = false;
     for (tile::FuncOp kernel : getOperation().getOps<tile::FuncOp>()) {
@@ -419,7 +465,7 @@ struct TileGPUPipelinePass
         return signalPassFailure();
       }
       kernel.walk([&](ConvertLayoutOp convert) {
-        std::optional<DotLoad> dot = matchDotLoad(convert);
+        std::optional<StagedLoad> dot = matchDotLoad(convert);
         if (!dot)
           return;
         auto loop = cast<scf::ForOp>(dot->load->getParentOp());
@@ -478,22 +524,39 @@ struct TileGPUPipelinePass
         dot->pipelinable = tile::collectInductionSlice(loop, roots, dot->slice);
         record();
       });
+      // The loads tile-pipeline-loops left to be staged for themselves, in
+      // loops without dots.
+      kernel.walk([&](scf::ForOp loop) {
+        if (byLoop.count(loop))
+          return;
+        for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
+          if (!tile::isStagedInSharedMemory(loop, load, numWarps.getInt()))
+            continue;
+          std::optional<StagedLoad> staged = matchRowLoad(loop, load);
+          if (!staged)
+            continue;
+          auto &list = byLoop[loop];
+          if (list.empty())
+            loops.push_back(loop);
+          list.push_back(std::move(*staged));
+        }
+      });
     }
     if (failedTma)
       return signalPassFailure();
     for (scf::ForOp loop : loops) {
-      SmallVector<DotLoad> &dots = byLoop[loop];
+      SmallVector<StagedLoad> &dots = byLoop[loop];
       auto stages = loop->getAttrOfType<IntegerAttr>(
           tile::TileDialect::getNumStagesAttrName());
       int64_t numStages = stages ? stages.getInt() : 1;
       bool all = llvm::all_of(
-          dots, [](const DotLoad &dot) { return dot.pipelinable; });
+          dots, [](const StagedLoad &dot) { return dot.pipelinable; });
       if (numStages >= 2 && all) {
         pipeline(loop, dots, numStages);
         continue;
       }
-      SmallVector<DotLoad> tma;
-      for (DotLoad &dot : dots) {
+      SmallVector<StagedLoad> tma;
+      for (StagedLoad &dot : dots) {
         if (dot.isTma())
           tma.push_back(std::move(dot));
         else

@@ -15,12 +15,15 @@
 
 namespace mlir::tile {
 
+class LoadOp;
+
 /// What tile-pipeline-loops makes of `loop` at `numWarps` warps and
 /// `blocksPerSM` blocks per SM.
 struct LoopPipelining {
   /// The loop asks for two stages or more (`tile.num_stages`), and either
-  /// it loads operands of a `tile.dot` (which tilegpu-pipeline stages
-  /// through shared memory) or the pass loads some of its tiles one
+  /// it loads operands of a `tile.dot` or loads that
+  /// isStagedInSharedMemory leaves to tilegpu-pipeline (which stages both
+  /// through shared memory), or the pass loads some of its tiles one
   /// iteration ahead, which it does only where they fit in registers
   /// beside the body's tiles.
   bool pipelined = false;
@@ -28,9 +31,23 @@ struct LoopPipelining {
   /// estimate of each), on top of what the body keeps live; 0 where the
   /// pass loads nothing ahead.
   unsigned prefetchRegisters = 0;
+  /// The shared memory per block of the loads staged there (not the dots'
+  /// operands): `tile.num_stages` tiles of each.
+  int64_t stagedSharedBytes = 0;
 };
 LoopPipelining getLoopPipelining(scf::ForOp loop, unsigned numWarps,
                                  unsigned blocksPerSM);
+
+/// Whether `load`, in the body of `loop`, is left by tile-pipeline-loops to
+/// tilegpu-pipeline, which stages it through shared memory
+/// `tile.num_stages` deep with cp.async instead of carrying it one
+/// iteration ahead in registers: the loop asks for three stages or more
+/// and has no tile.dot inside; the load's pointers and mask depend only
+/// on the induction variable (which they use) and values from outside the
+/// loop; its tile is rank-2, of 8- to 64-bit elements, at least one per
+/// thread of `numWarps` warps; and its masked lanes are 0 (no `other`, or
+/// a zero of the element type: cp.async zero-fills them).
+bool isStagedInSharedMemory(scf::ForOp loop, LoadOp load, unsigned numWarps);
 
 } // namespace mlir::tile
 
