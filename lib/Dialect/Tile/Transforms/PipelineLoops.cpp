@@ -19,6 +19,7 @@
 #include "tile/Dialect/Tile/Transforms/PipelineLoops.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "tile/Analysis/AxisInfo.h"
 #include "tile/Analysis/RegisterEstimate.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
@@ -133,7 +134,8 @@ static int64_t getNumStages(scf::ForOp loop) {
 
 /// The part of isStagedInSharedMemory about the load itself, its slice
 /// already collected.
-static bool isStageableLoad(LoadOp load, unsigned numWarps) {
+static bool isStageableLoad(LoadOp load, unsigned numWarps,
+                            const AxisInfoResult &axisInfo) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2)
     return false;
@@ -142,13 +144,21 @@ static bool isStageableLoad(LoadOp load, unsigned numWarps) {
     return false;
   if (type.getNumElements() < 32 * static_cast<int64_t>(numWarps))
     return false;
-  return !load.getOther() || isZeroFill(load.getOther());
+  if (load.getOther() && !isZeroFill(load.getOther()))
+    return false;
+  // Pieces under 4 bytes would be loaded and stored by the thread at once
+  // (tilegpu.async_copy), slower than carrying them in registers.
+  int64_t width =
+      std::max(axisInfo.getAccessWidth(load.getPtr(), load.getMask(), 0),
+               axisInfo.getAccessWidth(load.getPtr(), load.getMask(), 1));
+  return width * bits >= 32;
 }
 
 bool mlir::tile::isStagedInSharedMemory(scf::ForOp loop, LoadOp load,
-                                        unsigned numWarps) {
+                                        unsigned numWarps,
+                                        const AxisInfoResult &axisInfo) {
   if (load->getParentOp() != loop.getOperation() || getNumStages(loop) < 3 ||
-      containsDot(loop) || !isStageableLoad(load, numWarps))
+      containsDot(loop) || !isStageableLoad(load, numWarps, axisInfo))
     return false;
   llvm::SetVector<Operation *> slice;
   return collectInductionSlice(loop, load->getOperands(), slice) &&
@@ -167,7 +177,8 @@ struct PrefetchPlan {
 };
 } // namespace
 
-static PrefetchPlan planPrefetch(scf::ForOp loop, unsigned numWarps) {
+static PrefetchPlan planPrefetch(scf::ForOp loop, unsigned numWarps,
+                                 const AxisInfoResult &axisInfo) {
   PrefetchPlan plan;
   plan.dotLoads = loadsDotOperands(loop);
   bool stages = getNumStages(loop) >= 3 && !containsDot(loop);
@@ -179,7 +190,7 @@ static PrefetchPlan planPrefetch(scf::ForOp loop, unsigned numWarps) {
     if (!collectInductionSlice(loop, load->getOperands(), slice) ||
         !usesInductionVar(loop, load, slice))
       continue;
-    if (stages && isStageableLoad(load, numWarps)) {
+    if (stages && isStageableLoad(load, numWarps, axisInfo)) {
       plan.staged.push_back(load);
       continue;
     }
@@ -196,7 +207,9 @@ LoopPipelining mlir::tile::getLoopPipelining(scf::ForOp loop, unsigned numWarps,
       loop->getAttrOfType<IntegerAttr>(TileDialect::getNumStagesAttrName());
   if (!stages || stages.getInt() < 2)
     return result;
-  PrefetchPlan plan = planPrefetch(loop, numWarps);
+  Operation *kernel = loop->getParentOfType<FuncOp>();
+  AxisInfoResult axisInfo(kernel ? kernel : loop.getOperation());
+  PrefetchPlan plan = planPrefetch(loop, numWarps, axisInfo);
   if (!plan.loads.empty() &&
       fitsInRegisters(loop, plan.loads, numWarps, blocksPerSM))
     for (LoadOp load : plan.loads)
@@ -213,7 +226,11 @@ LoopPipelining mlir::tile::getLoopPipelining(scf::ForOp loop, unsigned numWarps,
 
 static LogicalResult pipeline(scf::ForOp loop, unsigned numWarps,
                               unsigned blocksPerSM) {
-  PrefetchPlan plan = planPrefetch(loop, numWarps);
+  // Asked again for each loop: pipelining the loops before changed the
+  // kernel.
+  Operation *kernel = loop->getParentOfType<FuncOp>();
+  AxisInfoResult axisInfo(kernel ? kernel : loop.getOperation());
+  PrefetchPlan plan = planPrefetch(loop, numWarps, axisInfo);
   SmallVector<LoadOp> &loads = plan.loads;
   SmallVector<llvm::SetVector<Operation *>> &slices = plan.slices;
   // The stages of the loads feeding dots, and of those staged through

@@ -530,7 +530,8 @@ struct TileGPUPipelinePass
         if (byLoop.count(loop))
           return;
         for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
-          if (!tile::isStagedInSharedMemory(loop, load, numWarps.getInt()))
+          if (!tile::isStagedInSharedMemory(loop, load, numWarps.getInt(),
+                                            axisInfo))
             continue;
           std::optional<StagedLoad> staged = matchRowLoad(loop, load);
           if (!staged)

@@ -27,7 +27,7 @@
 // CHECK: arith.extf %[[ROW]]
 // CHECK: } {tilegpu.stage_distance = 1 : i32}
 // CHECK-NEXT: tilegpu.async_wait {pending = 0 : i32}
-tile.func @rows(%x: !tile.ptr<bf16>, %y: !tile.ptr<f32>, %n: i32, %ncols: i32) attributes {tilegpu.num_warps = 4 : i32} {
+tile.func @rows(%x: !tile.ptr<bf16> {tile.divisibility = 16 : i64}, %y: !tile.ptr<f32>, %n: i32, %ncols: i32 {tile.divisibility = 16 : i64}) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %zero = arith.constant dense<0.0> : tensor<1x2048xbf16, #blk>
@@ -104,6 +104,34 @@ tile.func @not_staged(%x: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps
     tile.store %bases, %v : tensor<1x1024x!tile.ptr<f32>, #blk>
     %dptrs = tile.splat %x : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>, #blk>
     tile.store %dptrs, %d : tensor<16x16x!tile.ptr<f32>, #blk>
+  } {tile.num_stages = 3 : i32}
+  tile.return
+}
+
+// -----
+
+// Rows of bf16 whose start and length are not known to be even: pieces of
+// 2 bytes, under the 4 cp.async copies, so the load is not staged (and
+// tile-pipeline-loops carries it in registers instead).
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK-LABEL: tile.func @narrow
+// CHECK-NOT: tilegpu.async_copy
+// CHECK: tile.load
+tile.func @narrow(%x: !tile.ptr<bf16>, %y: !tile.ptr<f32>, %n: i32, %ncols: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cols = tile.range 0, 2048 : tensor<2048xi32, #tilegpu.slice<{dim = 0, parent = #blk}>>
+  %cols_row = tile.expand_dims %cols axis 0 : tensor<2048xi32, #tilegpu.slice<{dim = 0, parent = #blk}>> -> tensor<1x2048xi32, #blk>
+  scf.for %row = %c0 to %n step %c1 : i32 {
+    %start = arith.muli %row, %ncols : i32
+    %base = tile.addptr %x, %start : !tile.ptr<bf16>, i32
+    %bases = tile.splat %base : !tile.ptr<bf16> -> tensor<1x2048x!tile.ptr<bf16>, #blk>
+    %ptrs = tile.addptr %bases, %cols_row : tensor<1x2048x!tile.ptr<bf16>, #blk>, tensor<1x2048xi32, #blk>
+    %v = tile.load %ptrs : tensor<1x2048x!tile.ptr<bf16>, #blk>
+    %f = arith.extf %v : tensor<1x2048xbf16, #blk> to tensor<1x2048xf32, #blk>
+    %out = tile.splat %y : !tile.ptr<f32> -> tensor<1x2048x!tile.ptr<f32>, #blk>
+    %optrs = tile.addptr %out, %cols_row : tensor<1x2048x!tile.ptr<f32>, #blk>, tensor<1x2048xi32, #blk>
+    tile.store %optrs, %f : tensor<1x2048x!tile.ptr<f32>, #blk>
   } {tile.num_stages = 3 : i32}
   tile.return
 }

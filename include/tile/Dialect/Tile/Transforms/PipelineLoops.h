@@ -15,6 +15,7 @@
 
 namespace mlir::tile {
 
+class AxisInfoResult;
 class LoadOp;
 
 /// What tile-pipeline-loops makes of `loop` at `numWarps` warps and
@@ -45,9 +46,13 @@ LoopPipelining getLoopPipelining(scf::ForOp loop, unsigned numWarps,
 /// and has no tile.dot inside; the load's pointers and mask depend only
 /// on the induction variable (which they use) and values from outside the
 /// loop; its tile is rank-2, of 8- to 64-bit elements, at least one per
-/// thread of `numWarps` warps; and its masked lanes are 0 (no `other`, or
-/// a zero of the element type: cp.async zero-fills them).
-bool isStagedInSharedMemory(scf::ForOp loop, LoadOp load, unsigned numWarps);
+/// thread of `numWarps` warps; its masked lanes are 0 (no `other`, or a
+/// zero of the element type: cp.async zero-fills them); and by `axisInfo`
+/// (of the kernel) its addresses and mask allow accesses of 4 bytes or
+/// more, the least cp.async copies (rows of 4095 bf16 elements do not:
+/// they are carried in registers).
+bool isStagedInSharedMemory(scf::ForOp loop, LoadOp load, unsigned numWarps,
+                            const AxisInfoResult &axisInfo);
 
 } // namespace mlir::tile
 
