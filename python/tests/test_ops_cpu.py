@@ -108,6 +108,41 @@ def test_backward_kernels(shape, rng):
     close(db.reshape(1, -1), rdb.reshape(1, -1), 1e-4)
 
 
+@pytest.mark.parametrize("splits", [1, 3, 7])
+def test_row_split(splits, rng, monkeypatch):
+    # The split path of softmax backward and RMSNorm for rows longer than
+    # their cluster variants hold (on the GPU: more than 2^19 columns), made
+    # to run here on rows of 5001 in 1, 3 or 7 parts (row_dot_partial's
+    # partial sums, their sum per row, then softmax_backward_apply and
+    # rms_norm_apply on the same grid): rows 5100 apart in memory, row 2 all
+    # zero (RMSNorm's rstd is then 1 / sqrt(eps)), row 5 3e3 off zero, row 9
+    # with a NaN (propagating to the row's every element, as in PyTorch).
+    monkeypatch.setattr(ops, "_CPU_SPLITS", splits)
+    monkeypatch.setattr(ops, "_ROW_SPLIT_ABOVE_COLUMNS", 1000)
+    wide = rng.standard_normal((11, 5100)).astype(np.float32)
+    x = wide[:, :5001]
+    x[2] = 0
+    x[5] += 3e3
+    x[9, 17] = np.nan
+    w = rng.standard_normal(5001).astype(np.float32)
+    y, rstd = ops._rms_norm_forward(x, w, 1e-6)
+    ref, ref_rstd = reference.rms_norm(x, w, eps=1e-6)
+    assert np.isnan(y[9]).all() and np.isnan(rstd[9])
+    keep = [i for i in range(11) if i != 9]
+    close(y[keep], ref[keep], 1e-5)
+    close(rstd[keep].reshape(1, -1), np.asarray(ref_rstd)[keep].reshape(1, -1), 1e-5)
+    assert rstd[2] == np.float32(1 / np.sqrt(np.float32(1e-6)))
+    s = rng.standard_normal((11, 5100)).astype(np.float32)[:, :5001]
+    p = np.exp(s - s.max(1, keepdims=True))
+    p = (p / p.sum(1, keepdims=True)).astype(np.float32)
+    dy = rng.standard_normal((11, 5001)).astype(np.float32)
+    dy[9, 4000] = np.nan
+    dx = ops._softmax_backward(p, dy)
+    ref_dx = reference.softmax_backward(p, dy)
+    assert np.isnan(dx[9]).all()
+    close(dx[keep], ref_dx[keep], 1e-4)
+
+
 @pytest.mark.parametrize("smoothing", [0.0, 0.1])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_cross_entropy(smoothing, reduction, rng):

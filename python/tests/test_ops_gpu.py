@@ -55,8 +55,8 @@ def test_softmax_split(shape, dtype):
     # Few rows longer than a cluster holds (2^19): the split path
     # (cross_entropy_partial.mlir's partials, softmax_normalize.mlir), on
     # rows 64 elements apart beyond their end, one row all -inf (NaN, as
-    # torch.softmax) and one 3e4 off zero. Forward only: the backward
-    # kernels refuse rows beyond 2^19.
+    # torch.softmax) and one 3e4 off zero. Softmax's backward pass at such
+    # rows: test_row_split.
     torch.manual_seed(0)
     m, n = shape
     x = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
@@ -67,6 +67,25 @@ def test_softmax_split(shape, dtype):
     assert torch.equal(torch.isnan(y), torch.isnan(y64))
     keep = [i for i in range(m) if i != 1]
     close(y[keep], y64[keep], dtype)
+
+
+@pytest.mark.parametrize("shape", [(8, 1 << 20), (3, 700001)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_row_split(shape, dtype):
+    # Rows longer than the cluster variants hold (2^19): softmax backward
+    # and RMSNorm in two stages (row_dot_partial.mlir's partial sums, then
+    # softmax_backward_apply.mlir and rms_norm_apply.mlir), on rows 64
+    # elements apart beyond their end, against float64.
+    torch.manual_seed(0)
+    m, n = shape
+    x = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
+    w = torch.randn(n, device="cuda", dtype=dtype)
+    close(ops.rms_norm(x, w), reference_rms_norm(x.double(), w.double(), 1e-6), dtype)
+    y = torch.softmax(torch.randn(m, n, device="cuda").double(), -1).to(dtype)
+    dy = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
+    y64, dy64 = y.double(), dy.double()
+    ref = y64 * (dy64 - (y64 * dy64).sum(-1, keepdim=True))
+    close(ops._softmax_backward(y, dy), ref, dtype)
 
 
 @pytest.mark.parametrize("shape", SHAPES)

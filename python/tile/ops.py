@@ -36,7 +36,9 @@ over up to 16 programs, up to 16 x 32768 elements: softmax, the norms and
 their backward passes; cross-entropy holds rows of up to 16384 classes
 whole (cross_entropy_rows.mlir) or loops over them in chunks, and
 splits rows too few to fill the GPU over several programs each: a partial
-kernel and a combine, each logit still read once).
+kernel and a combine, each logit still read once). Longer rows: softmax
+and its backward pass and RMSNorm run in two stages that read each row
+twice; the backward norms and LayerNorm refuse them.
 """
 
 import os
@@ -231,11 +233,34 @@ def _softmax_forward(x):
     return y.reshape(shape)
 
 
+# Rows longer than the cluster variants of softmax backward and RMSNorm
+# hold (16 blocks of 32768) take two stages: row_dot_partial.mlir's partial
+# sums of a row's products on a grid (rows, Q), their sum per row here, then
+# the second stage (softmax_backward_apply.mlir, rms_norm_apply.mlir), which
+# reads the row again. Tests lower it to reach the path on the interpreter.
+_ROW_SPLIT_ABOVE_COLUMNS = 16 * 32768
+
+
+def _row_dot_sums(a, b, m, n):
+    """Per row, the sum of a * b over the row (f32), and Q: the programs
+    that shared each row."""
+    q = _splits(a, m, n)
+    parts = _empty(a, (m, q), _f32(a))
+    _kernel(("row_dot_partial",), a.dtype)[(m, q)](
+        parts, a, b, _row_stride(a), _row_stride(b), m, n, q)
+    return parts.sum(1), q
+
+
 def _softmax_backward(y, dy):
     y2, shape = _rows(y, "y")
     dy2, _ = _rows(dy, "grad")
     m, n = y2.shape
     dx = _empty(y2, (m, n))
+    if n > _ROW_SPLIT_ABOVE_COLUMNS:
+        s, q = _row_dot_sums(y2, dy2, m, n)
+        _kernel(("softmax_backward_apply",), y2.dtype)[(m, q)](
+            dx, y2, dy2, s, _row_stride(y2), _row_stride(dy2), n, m, n)
+        return dx.reshape(shape)
     _kernel(("softmax_backward", "softmax_backward_cluster"), y2.dtype)[_grid(y2, m)](
         dx, y2, dy2, _row_stride(y2), _row_stride(dy2), n, m, n)
     return dx.reshape(shape)
@@ -246,6 +271,17 @@ def _rms_norm_forward(x, weight, eps):
     m, n = x2.shape
     weight = _check_like(x2, weight, "weight", n)
     y = _empty(x2, (m, n))
+    if n > _ROW_SPLIT_ABOVE_COLUMNS:
+        squares, q = _row_dot_sums(x2, x2, m, n)
+        mean = squares / n + float(eps)
+        if _is_torch(x2):
+            rstd = mean.rsqrt()
+        else:
+            np = _numpy()
+            rstd = (np.float32(1) / np.sqrt(mean)).astype(np.float32)
+        _kernel(("rms_norm_apply",), x2.dtype)[(m, q)](
+            y, x2, weight, rstd, _row_stride(x2), n, m, n)
+        return y.reshape(shape), rstd
     rstd = _empty(x2, (m,), _f32(x2))
     _kernel(("rms_norm", "rms_norm_cluster"), x2.dtype)[_grid(x2, m)](
         y, rstd, x2, weight, _row_stride(x2), n, m, n, float(eps))

@@ -80,5 +80,15 @@ for dtype in ("f32", "bf16"):
            [x, vector("f32", m), x, vector("i64", m), vector("f32", m),
             "i32=%d" % n, "i32=%d" % n, "i32=%d" % m, "i32=%d" % n,
             "i64=-100", "f32=0.1"])
+    # Softmax backward and RMSNorm beyond 2^19 columns.
+    launch(("row_dot_partial",), dtype, "%d,%d" % (m, q),
+           [part, x, x, "i32=%d" % n, "i32=%d" % n, "i32=%d" % m,
+            "i32=%d" % n, "i32=%d" % q])
+    launch(("softmax_backward_apply",), dtype, "%d,%d" % (m, q),
+           [x, x, x, vector("f32", m), "i32=%d" % n, "i32=%d" % n,
+            "i32=%d" % n, "i32=%d" % m, "i32=%d" % n])
+    launch(("rms_norm_apply",), dtype, "%d,%d" % (m, q),
+           [x, x, vector(dtype, n), vector("f32", m), "i32=%d" % n,
+            "i32=%d" % n, "i32=%d" % m, "i32=%d" % n])
 lines.append('echo "$n launches, none spills"')
 print("\n".join(lines))
