@@ -114,7 +114,7 @@ def test_row_split(splits, rng, monkeypatch):
     # their cluster variants hold (on the GPU: more than 2^19 columns), made
     # to run here on rows of 5001 in 1, 3 or 7 parts (row_dot_partial's
     # partial sums, their sum per row, then softmax_backward_apply and
-    # rms_norm_apply on the same grid): rows 5100 apart in memory, row 2 all
+    # rms_norm_apply on the same grid; RMSNorm backward's below): rows 5100 apart in memory, row 2 all
     # zero (RMSNorm's rstd is then 1 / sqrt(eps)), row 5 3e3 off zero, row 9
     # with a NaN (propagating to the row's every element, as in PyTorch).
     monkeypatch.setattr(ops, "_CPU_SPLITS", splits)
@@ -132,6 +132,13 @@ def test_row_split(splits, rng, monkeypatch):
     close(y[keep], ref[keep], 1e-5)
     close(rstd[keep].reshape(1, -1), np.asarray(ref_rstd)[keep].reshape(1, -1), 1e-5)
     assert rstd[2] == np.float32(1 / np.sqrt(np.float32(1e-6)))
+    # RMSNorm backward: row_dot_weighted_partial, then
+    # rms_norm_backward_apply over blocks of columns (dw whole per block).
+    dy = rng.standard_normal((10, 5100)).astype(np.float32)[:, :5001]
+    dx, dw = ops._rms_norm_backward(dy, x[keep], w, rstd[keep])
+    rdx, rdw = reference.rms_norm_backward(dy, x[keep], w, eps=1e-6)
+    close(dx, rdx, 1e-4)
+    close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
     s = rng.standard_normal((11, 5100)).astype(np.float32)[:, :5001]
     p = np.exp(s - s.max(1, keepdims=True))
     p = (p / p.sum(1, keepdims=True)).astype(np.float32)

@@ -74,13 +74,25 @@ def test_softmax_split(shape, dtype):
 def test_row_split(shape, dtype):
     # Rows longer than the cluster variants hold (2^19): softmax backward
     # and RMSNorm in two stages (row_dot_partial.mlir's partial sums, then
-    # softmax_backward_apply.mlir and rms_norm_apply.mlir), on rows 64
-    # elements apart beyond their end, against float64.
+    # softmax_backward_apply.mlir and rms_norm_apply.mlir), and RMSNorm
+    # backward, on rows 64 elements apart beyond their end, against
+    # float64.
     torch.manual_seed(0)
     m, n = shape
     x = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
     w = torch.randn(n, device="cuda", dtype=dtype)
     close(ops.rms_norm(x, w), reference_rms_norm(x.double(), w.double(), 1e-6), dtype)
+    # RMSNorm backward (row_dot_weighted_partial.mlir, then
+    # rms_norm_backward_apply.mlir over blocks of columns), against autograd
+    # through the float64 formula.
+    g = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
+    _, rstd = ops._rms_norm_forward(x, w, 1e-6)
+    dx, dw = ops._rms_norm_backward(g, x, w, rstd)
+    x64 = x.double().requires_grad_()
+    w64 = w.double().requires_grad_()
+    reference_rms_norm(x64, w64, 1e-6).backward(g.double())
+    close(dx, x64.grad, dtype)
+    close(dw.reshape(1, -1), w64.grad.reshape(1, -1), dtype)
     y = torch.softmax(torch.randn(m, n, device="cuda").double(), -1).to(dtype)
     dy = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
     y64, dy64 = y.double(), dy.double()

@@ -37,8 +37,8 @@ their backward passes; cross-entropy holds rows of up to 16384 classes
 whole (cross_entropy_rows.mlir) or loops over them in chunks, and
 splits rows too few to fill the GPU over several programs each: a partial
 kernel and a combine, each logit still read once). Longer rows: softmax
-and its backward pass and RMSNorm run in two stages that read each row
-twice; the backward norms and LayerNorm refuse them.
+and its backward pass, RMSNorm and its backward pass run in two stages
+that read each row twice; LayerNorm and its backward pass refuse them.
 """
 
 import os
@@ -338,8 +338,36 @@ def _rows_written(kernel, grid, args):
 
 
 def _rms_norm_backward(dy, x, weight, rstd):
+    if x.shape[-1] > _ROW_SPLIT_ABOVE_COLUMNS:
+        return _rms_norm_backward_split(dy, x, weight, rstd)
     return _norm_backward(("rms_norm_backward", "rms_norm_backward_cluster"),
                           1, dy, x, weight, rstd)
+
+
+def _rms_norm_backward_split(dy, x, weight, rstd):
+    """Rows beyond the cluster variant's: row_dot_weighted_partial.mlir's
+    partial sums of dy * w * x give c = rstd * sum / N per row, then
+    rms_norm_backward_apply.mlir walks every row of each block of columns
+    (dx, and that block of dw whole)."""
+    x2, shape = _rows(x, "x")
+    dy2, _ = _rows(dy, "grad")
+    m, n = x2.shape
+    q = _splits(x2, m, n)
+    parts = _empty(x2, (m, q), _f32(x2))
+    _kernel(("row_dot_weighted_partial",), x2.dtype)[(m, q)](
+        parts, dy2, x2, weight, _row_stride(dy2), _row_stride(x2), m, n, q)
+    c = rstd * (parts.sum(1) / n)
+    if not _is_torch(x2):
+        c = c.astype(_numpy().float32)
+    dx = _empty(x2, (m, n))
+    dw = _empty(x2, (n,), _f32(x2))
+    # Persistent: as many programs as fit, stepping over the blocks of
+    # columns (at most one per 256 columns, the smallest block).
+    _kernel(("rms_norm_backward_apply",), x2.dtype)[_grid(x2, -(-n // 256))](
+        dx, dw, dy2, x2, weight, rstd, c, _row_stride(x2), _row_stride(dy2),
+        n, m, n)
+    dw = dw.to(x2.dtype) if _is_torch(x2) else dw.astype(x2.dtype)
+    return dx.reshape(shape), dw
 
 
 def _layer_norm_forward(x, weight, bias, eps):
