@@ -114,7 +114,8 @@ def test_row_split(splits, rng, monkeypatch):
     # their cluster variants hold (on the GPU: more than 2^19 columns), made
     # to run here on rows of 5001 in 1, 3 or 7 parts (row_dot_partial's
     # partial sums, their sum per row, then softmax_backward_apply and
-    # rms_norm_apply on the same grid; RMSNorm backward's below): rows 5100 apart in memory, row 2 all
+    # rms_norm_apply on the same grid; the backward norms' and LayerNorm's
+    # below): rows 5100 apart in memory, row 2 all
     # zero (RMSNorm's rstd is then 1 / sqrt(eps)), row 5 3e3 off zero, row 9
     # with a NaN (propagating to the row's every element, as in PyTorch).
     monkeypatch.setattr(ops, "_CPU_SPLITS", splits)
@@ -139,6 +140,21 @@ def test_row_split(splits, rng, monkeypatch):
     rdx, rdw = reference.rms_norm_backward(dy, x[keep], w, eps=1e-6)
     close(dx, rdx, 1e-4)
     close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
+    # LayerNorm: layer_norm_partial's shifted sums (row 5, 3e3 off zero,
+    # checks that its variance does not cancel), layer_norm_apply; its
+    # backward pass: layer_norm_backward_partial, layer_norm_backward_apply.
+    b = rng.standard_normal(5001).astype(np.float32)
+    y, mean, rstd = ops._layer_norm_forward(x[keep], w, b, 1e-5)
+    ref, ref_mean, ref_rstd = reference.layer_norm(x[keep], w, b, eps=1e-5)
+    close(y, ref, 1e-4)
+    close(np.reshape(rstd, (1, -1)), np.reshape(ref_rstd, (1, -1)), 1e-4)
+    yn, _, _ = ops._layer_norm_forward(x, w, b, 1e-5)
+    assert np.isnan(yn[9]).all()
+    dx, dw, db = ops._layer_norm_backward(dy, x[keep], w, mean, rstd)
+    rdx, rdw, rdb = reference.layer_norm_backward(dy, x[keep], w, eps=1e-5)
+    close(dx, rdx, 1e-4)
+    close(dw.reshape(1, -1), rdw.reshape(1, -1), 1e-4)
+    close(db.reshape(1, -1), rdb.reshape(1, -1), 1e-4)
     s = rng.standard_normal((11, 5100)).astype(np.float32)[:, :5001]
     p = np.exp(s - s.max(1, keepdims=True))
     p = (p / p.sum(1, keepdims=True)).astype(np.float32)

@@ -74,9 +74,9 @@ def test_softmax_split(shape, dtype):
 def test_row_split(shape, dtype):
     # Rows longer than the cluster variants hold (2^19): softmax backward
     # and RMSNorm in two stages (row_dot_partial.mlir's partial sums, then
-    # softmax_backward_apply.mlir and rms_norm_apply.mlir), and RMSNorm
-    # backward, on rows 64 elements apart beyond their end, against
-    # float64.
+    # softmax_backward_apply.mlir and rms_norm_apply.mlir), RMSNorm backward,
+    # LayerNorm and its backward pass, on rows 64 elements apart beyond
+    # their end, against float64.
     torch.manual_seed(0)
     m, n = shape
     x = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
@@ -93,6 +93,21 @@ def test_row_split(shape, dtype):
     reference_rms_norm(x64, w64, 1e-6).backward(g.double())
     close(dx, x64.grad, dtype)
     close(dw.reshape(1, -1), w64.grad.reshape(1, -1), dtype)
+    # LayerNorm (layer_norm_partial.mlir's shifted sums, on rows 100 off
+    # zero, then layer_norm_apply.mlir) and its backward pass, against
+    # autograd in float64.
+    b = torch.randn(n, device="cuda", dtype=dtype)
+    xl = (x.double() + 100).to(dtype)
+    xl64 = xl.double().requires_grad_()
+    w64, b64 = w.double().requires_grad_(), b.double().requires_grad_()
+    ref = torch.nn.functional.layer_norm(xl64, (n,), w64, b64, 1e-5)
+    out, mean, rstd = ops._layer_norm_forward(xl, w, b, 1e-5)
+    close(out, ref, dtype)
+    ref.backward(g.double())
+    dx, dw, db = ops._layer_norm_backward(g, xl, w, mean, rstd)
+    close(dx, xl64.grad, dtype)
+    close(dw.reshape(1, -1), w64.grad.reshape(1, -1), dtype)
+    close(db.reshape(1, -1), b64.grad.reshape(1, -1), dtype)
     y = torch.softmax(torch.randn(m, n, device="cuda").double(), -1).to(dtype)
     dy = torch.randn(m, n + 64, device="cuda", dtype=dtype)[:, :n]
     y64, dy64 = y.double(), dy.double()

@@ -36,9 +36,9 @@ over up to 16 programs, up to 16 x 32768 elements: softmax, the norms and
 their backward passes; cross-entropy holds rows of up to 16384 classes
 whole (cross_entropy_rows.mlir) or loops over them in chunks, and
 splits rows too few to fill the GPU over several programs each: a partial
-kernel and a combine, each logit still read once). Longer rows: softmax
-and its backward pass, RMSNorm and its backward pass run in two stages
-that read each row twice; LayerNorm and its backward pass refuse them.
+kernel and a combine, each logit still read once). Longer rows: softmax,
+its backward pass and the norms and their backward passes run in two
+stages that read each row twice.
 """
 
 import os
@@ -376,6 +376,27 @@ def _layer_norm_forward(x, weight, bias, eps):
     weight = _check_like(x2, weight, "weight", n)
     bias = _check_like(x2, bias, "bias", n)
     y = _empty(x2, (m, n))
+    if n > _ROW_SPLIT_ABOVE_COLUMNS:
+        # layer_norm_partial.mlir's sums of d = x - K and d^2, K = x[row, 0]
+        # (shifted, so that the variance does not cancel), then
+        # layer_norm_apply.mlir.
+        q = _splits(x2, m, n)
+        sum1, sum2 = (_empty(x2, (m, q), _f32(x2)) for _ in range(2))
+        _kernel(("layer_norm_partial",), x2.dtype)[(m, q)](
+            sum1, sum2, x2, _row_stride(x2), m, n, q)
+        shift_mean = sum1.sum(1) / n
+        var = sum2.sum(1) / n - shift_mean * shift_mean
+        if _is_torch(x2):
+            mean = x2[:, 0].float() + shift_mean
+            rstd = (var.clamp_min(0) + float(eps)).rsqrt()
+        else:
+            np = _numpy()
+            mean = (x2[:, 0].astype(np.float32) + shift_mean).astype(np.float32)
+            rstd = (np.float32(1) / np.sqrt(np.maximum(var, 0) + np.float32(eps))
+                    ).astype(np.float32)
+        _kernel(("layer_norm_apply",), x2.dtype)[(m, q)](
+            y, x2, weight, bias, mean, rstd, _row_stride(x2), n, m, n)
+        return y.reshape(shape), mean, rstd
     mean = _empty(x2, (m,), _f32(x2))
     rstd = _empty(x2, (m,), _f32(x2))
     _kernel(("layer_norm", "layer_norm_cluster"), x2.dtype)[_grid(x2, m)](
@@ -384,8 +405,38 @@ def _layer_norm_forward(x, weight, bias, eps):
 
 
 def _layer_norm_backward(dy, x, weight, mean, rstd):
+    if x.shape[-1] > _ROW_SPLIT_ABOVE_COLUMNS:
+        return _layer_norm_backward_split(dy, x, weight, mean, rstd)
     return _norm_backward(("layer_norm_backward", "layer_norm_backward_cluster"),
                           2, dy, x, weight, mean, rstd)
+
+
+def _layer_norm_backward_split(dy, x, weight, mean, rstd):
+    """Rows beyond the cluster variant's: layer_norm_backward_partial.mlir's
+    sums of g = dy * w and g * xhat give their means per row, then
+    layer_norm_backward_apply.mlir walks every row of each block of columns
+    (dx, and that block of dw and db whole)."""
+    x2, shape = _rows(x, "x")
+    dy2, _ = _rows(dy, "grad")
+    m, n = x2.shape
+    q = _splits(x2, m, n)
+    sum_g, sum_gx = (_empty(x2, (m, q), _f32(x2)) for _ in range(2))
+    _kernel(("layer_norm_backward_partial",), x2.dtype)[(m, q)](
+        sum_g, sum_gx, dy2, x2, weight, mean, rstd, _row_stride(x2),
+        _row_stride(dy2), m, n, q)
+    c_g, c_gx = sum_g.sum(1) / n, sum_gx.sum(1) / n
+    if not _is_torch(x2):
+        c_g, c_gx = (c.astype(_numpy().float32) for c in (c_g, c_gx))
+    dx = _empty(x2, (m, n))
+    dw, db = (_empty(x2, (n,), _f32(x2)) for _ in range(2))
+    _kernel(("layer_norm_backward_apply",), x2.dtype)[_grid(x2, -(-n // 256))](
+        dx, dw, db, dy2, x2, weight, mean, rstd, c_g, c_gx, _row_stride(x2),
+        _row_stride(dy2), n, m, n)
+    if _is_torch(x2):
+        dw, db = dw.to(x2.dtype), db.to(x2.dtype)
+    else:
+        dw, db = dw.astype(x2.dtype), db.astype(x2.dtype)
+    return dx.reshape(shape), dw, db
 
 
 def _targets(logits, target):

@@ -93,6 +93,22 @@ for dtype in ("f32", "bf16"):
     launch(("row_dot_weighted_partial",), dtype, "%d,%d" % (m, q),
            [part, x, x, vector(dtype, n), "i32=%d" % n, "i32=%d" % n,
             "i32=%d" % m, "i32=%d" % n, "i32=%d" % q])
+    launch(("layer_norm_partial",), dtype, "%d,%d" % (m, q),
+           [part, part, x, "i32=%d" % n, "i32=%d" % m, "i32=%d" % n,
+            "i32=%d" % q])
+    launch(("layer_norm_apply",), dtype, "%d,%d" % (m, q),
+           [x, x, vector(dtype, n), vector(dtype, n), vector("f32", m),
+            vector("f32", m), "i32=%d" % n, "i32=%d" % n, "i32=%d" % m,
+            "i32=%d" % n])
+    launch(("layer_norm_backward_partial",), dtype, "%d,%d" % (m, q),
+           [part, part, x, x, vector(dtype, n), vector("f32", m),
+            vector("f32", m), "i32=%d" % n, "i32=%d" % n, "i32=%d" % m,
+            "i32=%d" % n, "i32=%d" % q])
+    launch(("layer_norm_backward_apply",), dtype, "persistent:%d" % (n // 256),
+           [x, vector("f32", n), vector("f32", n), x, x, vector(dtype, n),
+            vector("f32", m), vector("f32", m), vector("f32", m),
+            vector("f32", m), "i32=%d" % n, "i32=%d" % n, "i32=%d" % n,
+            "i32=%d" % m, "i32=%d" % n])
     launch(("rms_norm_backward_apply",), dtype, "persistent:%d" % (n // 256),
            [x, vector("f32", n), x, x, vector(dtype, n), vector("f32", m),
             vector("f32", m), "i32=%d" % n, "i32=%d" % n, "i32=%d" % n,
