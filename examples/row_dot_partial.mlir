@@ -9,8 +9,9 @@
 // in f32 (a [M, Q] buffer). The caller sums each row's Q partials (a few
 // bytes a row) and passes the sums to the second stage
 // (softmax_backward_apply.mlir: a = y, b = dy; rms_norm_apply.mlir: a = b =
-// x), which reads the row again: 1.5 times a copy's bytes for softmax
-// backward's, where the one-pass kernels hold the row.
+// x), which reads the row again: 5/3 of the one-pass kernel's bytes for
+// softmax backward, 3/2 for RMSNorm, where the one-pass kernels hold the
+// row.
 //
 // Bounds: offsets are i32, so n_rows * a_row_stride, n_rows * b_row_stride
 // and n_rows * n_splits stay below 2^31.

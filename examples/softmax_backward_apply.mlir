@@ -6,7 +6,7 @@
 //
 // on a grid (P, Q): program (p, q) takes rows p, p + P, ... and in each its
 // chunks q, q + Q, ... of BLOCK_SIZE columns. y and dy are read a second
-// time, so the two stages move 1.5 times the one-pass kernel's bytes.
+// time, so the two stages move 5/3 of the one-pass kernel's bytes.
 //
 // Bounds: offsets are i32, so n_rows times each row stride stays below
 // 2^31.
