@@ -55,6 +55,10 @@ private:
   double fraction(Value mask);
   /// The bytes of a load's or store's active lanes, in `loop` (or null).
   double bytes(Value pointers, Value mask, Operation *loop);
+  /// The fraction of `loop`'s iterations (or null: the one time) in which
+  /// `branch` takes its then-region, where its condition can be evaluated at
+  /// each of them (stepping the loop's integer iter_args along).
+  std::optional<double> takenFraction(scf::IfOp branch, Operation *loop);
 
   void walk(Block &block, double weight, Operation *loop);
   void visit(Operation &op, double weight, Operation *loop);
@@ -68,7 +72,8 @@ private:
   bool pipelined;
   ProgramCost cost;
   /// Induction variables taken at another value than their first (while a
-  /// load's mask is averaged over its loop's iterations).
+  /// load's mask is averaged over its loop's iterations), and a loop's
+  /// integer iter_args while takenFraction steps through it.
   llvm::DenseMap<Value, int64_t> inductionValues;
   /// Scalars evaluated so far (with no induction variable moved).
   llvm::DenseMap<Value, std::optional<int64_t>> scalars;
@@ -145,6 +150,44 @@ std::optional<int64_t> Counter::scalar(Value value) {
     else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                  arith::ExtUIOp, arith::TruncIOp>(op))
       result = scalar(op->getOperand(0));
+    // Conditions and choices between scalars (a loop's counter that wraps).
+    else if (auto cmp = dyn_cast<arith::CmpIOp>(op);
+             cmp && isa<IntegerType>(cmp.getLhs().getType()))
+      result = binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+        unsigned width = cmp.getLhs().getType().getIntOrFloatBitWidth();
+        uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+        uint64_t ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq:
+          return a == b;
+        case arith::CmpIPredicate::ne:
+          return a != b;
+        case arith::CmpIPredicate::slt:
+          return a < b;
+        case arith::CmpIPredicate::sle:
+          return a <= b;
+        case arith::CmpIPredicate::sgt:
+          return a > b;
+        case arith::CmpIPredicate::sge:
+          return a >= b;
+        case arith::CmpIPredicate::ult:
+          return ua < ub;
+        case arith::CmpIPredicate::ule:
+          return ua <= ub;
+        case arith::CmpIPredicate::ugt:
+          return ua > ub;
+        case arith::CmpIPredicate::uge:
+          return ua >= ub;
+        }
+        llvm_unreachable("unknown predicate");
+      });
+    else if (auto select = dyn_cast<arith::SelectOp>(op);
+             select && isa<IntegerType>(select.getType())) {
+      std::optional<int64_t> condition = scalar(select.getCondition());
+      if (condition)
+        result =
+            scalar(*condition ? select.getTrueValue() : select.getFalseValue());
+    }
     // Clusters run along x: the program's rank and cluster follow from its
     // id along x.
     else if (isa<ClusterRankOp>(op))
@@ -336,6 +379,59 @@ double Counter::bytes(Value pointers, Value mask, Operation *loop) {
   return elements * size * sum / static_cast<double>(samples);
 }
 
+/// The most iterations takenFraction steps through.
+static constexpr int64_t kMaxSteppedIterations = int64_t(1) << 16;
+
+std::optional<double> Counter::takenFraction(scf::IfOp branch,
+                                             Operation *loop) {
+  auto forOp = dyn_cast_or_null<scf::ForOp>(loop);
+  if (!forOp) {
+    std::optional<int64_t> condition = scalar(branch.getCondition());
+    if (!condition)
+      return std::nullopt;
+    return *condition ? 1.0 : 0.0;
+  }
+  std::optional<int64_t> lower = scalar(forOp.getLowerBound());
+  std::optional<int64_t> step = scalar(forOp.getStep());
+  std::optional<double> trips =
+      countTrips(lower, scalar(forOp.getUpperBound()), step);
+  if (!trips || *trips < 1 || *trips > kMaxSteppedIterations)
+    return std::nullopt;
+  // Every iteration in turn, its integer iter_args from the last one's
+  // yield (a persistent matmul's k-step counter, which wraps at each tile).
+  SmallVector<std::optional<int64_t>> carried;
+  for (Value init : forOp.getInitArgs())
+    carried.push_back(isa<IntegerType>(init.getType()) ? scalar(init)
+                                                       : std::nullopt);
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  llvm::DenseMap<Value, std::optional<int64_t>> saved = std::move(scalars);
+  int64_t count = 0, iterations = static_cast<int64_t>(*trips);
+  bool known = true;
+  for (int64_t i = 0; i < iterations && known; ++i) {
+    scalars.clear();
+    inductionValues[forOp.getInductionVar()] = *lower + i * *step;
+    for (auto [arg, value] : llvm::zip(forOp.getRegionIterArgs(), carried)) {
+      if (value)
+        inductionValues[arg] = *value;
+      else
+        inductionValues.erase(arg);
+    }
+    std::optional<int64_t> condition = scalar(branch.getCondition());
+    known = condition.has_value();
+    count += condition.value_or(0) != 0;
+    for (auto [j, value] : llvm::enumerate(carried))
+      if (value)
+        value = scalar(yield.getOperand(j));
+  }
+  inductionValues.erase(forOp.getInductionVar());
+  for (Value arg : forOp.getRegionIterArgs())
+    inductionValues.erase(arg);
+  scalars = std::move(saved);
+  if (!known)
+    return std::nullopt;
+  return static_cast<double>(count) / static_cast<double>(iterations);
+}
+
 void Counter::walk(Block &block, double weight, Operation *loop) {
   for (Operation &op : block)
     visit(op, weight, loop);
@@ -388,12 +484,27 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
         2.0 * a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) * weight;
     return;
   }
-  // A branch counts each region at the weight of the branch (an upper
-  // bound: its condition is not evaluated); what it does is then not exact
-  // (a persistent matmul's store of C, once per tile, is counted at every
-  // k-step).
-  if (isa<scf::IfOp>(op))
-    cost.exact = false;
+  // A branch counts its then-region at the fraction of its loop's
+  // iterations whose condition holds (a persistent matmul's store of C at
+  // the last k-step of each tile: 1 / k-steps), its else-region at the
+  // rest. Where the condition cannot be evaluated at every iteration, both
+  // regions count at the branch's weight (an upper bound), and what the
+  // program does is not exact.
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    std::optional<double> taken = takenFraction(branch, loop);
+    if (!taken)
+      cost.exact = false;
+    for (Type type : op.getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && isa<FloatType>(tensor.getElementType()))
+        cost.tileElements +=
+            static_cast<double>(tensor.getNumElements()) * weight;
+    for (Block &block : branch.getThenRegion())
+      walk(block, weight * taken.value_or(1), loop);
+    for (Block &block : branch.getElseRegion())
+      walk(block, weight * (taken ? 1 - *taken : 1), loop);
+    return;
+  }
   if (isa<ClusterReduceOp>(op))
     cost.clusterReductions += weight;
   for (Type type : op.getResultTypes())
