@@ -124,11 +124,15 @@ def copy_case(nbytes):
     return lambda: dst.copy_(src)
 
 
-def choices():
+def choices(tuning=None):
     """The configurations the kernels loaded so far chose at their last
-    first launch (their "tuned:", "model:" or "fitted:" notes)."""
+    first launch (their "tuned:", "model:" or "fitted:" notes); with
+    `tuning`, only those of the kernels loaded with it (tile.ops keys its
+    kernels by names, dtype and tuning mode)."""
     notes = []
-    for kernel in ops._loaded.values():
+    for key, kernel in ops._loaded.items():
+        if tuning is not None and key[2] != tuning:
+            continue
         for line in (kernel.messages or "").splitlines():
             if line.startswith(("tuned:", "model:", "fitted:", "tune:")):
                 notes.append(line[:300])
@@ -213,7 +217,7 @@ def main():
                             with tuning_auto():
                                 tuned = first(tile_fn())
                             record["tune_s"] = round(time.time() - start, 2)
-                            record["choices"]["tile_tuned"] = choices()
+                            record["choices"]["tile_tuned"] = choices("auto")
                             record["max_error_tuned"] = (
                                 (tuned.float() - ref.float()).abs().max() / scale).item()
                             impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
