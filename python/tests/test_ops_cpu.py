@@ -108,6 +108,20 @@ def test_backward_kernels(shape, rng):
     close(db.reshape(1, -1), rdb.reshape(1, -1), 1e-4)
 
 
+def test_rows_beyond_32_bit_offsets():
+    # Rows reaching 2^31 elements past their start (here a view that claims
+    # rows 2^30 apart over a small buffer, never read) are refused with the
+    # argument's name: the kernels' offsets are 32-bit.
+    base = np.zeros(64, np.float32)
+    x = np.lib.stride_tricks.as_strided(base, (3, 8), (4 << 30, 4))
+    with pytest.raises(tile.ArgumentError, match=r"x is 3 rows of 8 .*2\^31"):
+        ops.softmax(x)
+    with pytest.raises(tile.ArgumentError, match=r"x is 3 rows of 8"):
+        ops.rms_norm(x, np.ones(8, np.float32))
+    with pytest.raises(tile.ArgumentError, match=r"logits is 3 rows of 8"):
+        ops.cross_entropy(x, np.zeros(3, np.int64))
+
+
 @pytest.mark.parametrize("splits", [1, 3, 7])
 def test_row_split(splits, rng, monkeypatch):
     # The split path of softmax backward and RMSNorm for rows longer than

@@ -131,15 +131,33 @@ def _rows(x, name):
                             "bfloat16" % (name, x.dtype))
     if _is_torch(x):
         if x.dim() == 2 and x.stride(1) == 1:
-            return x, tuple(x.shape)
+            return _within_offsets(x, name), tuple(x.shape)
         if x.stride(-1) != 1:
             x = x.contiguous()
-        return x.reshape(-1, n), tuple(x.shape)
+        return _within_offsets(x.reshape(-1, n), name), tuple(x.shape)
     np = _numpy()
     if x.ndim == 2 and x.strides[1] == x.itemsize:
-        return x, x.shape
+        return _within_offsets(x, name), x.shape
     x = np.ascontiguousarray(x)
-    return x.reshape(-1, n), x.shape
+    return _within_offsets(x.reshape(-1, n), name), x.shape
+
+
+# The kernels compute element offsets in 32 bits (their "Bounds" comments):
+# a row array reaching 2^31 elements or more past its start (16384 rows of
+# 131072 logits) is refused here, not read at a wrapped offset.
+_OFFSET_LIMIT = 2**31
+
+
+def _within_offsets(x2, name):
+    """x2 (rows of contiguous elements), if its last element's offset from
+    its first fits the kernels' 32-bit offsets; else an ArgumentError."""
+    m, n = x2.shape
+    stride = x2.stride(0) if _is_torch(x2) else x2.strides[0] // x2.itemsize
+    if m > 0 and (m - 1) * abs(stride) + n >= _OFFSET_LIMIT:
+        raise ArgumentError(
+            "%s is %d rows of %d (%d elements apart): it reaches 2^31 elements "
+            "or more, beyond the kernels' 32-bit offsets" % (name, m, n, stride))
+    return x2
 
 
 def _row_stride(x):
