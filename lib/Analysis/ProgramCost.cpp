@@ -154,32 +154,11 @@ std::optional<int64_t> Counter::scalar(Value value) {
     else if (auto cmp = dyn_cast<arith::CmpIOp>(op);
              cmp && isa<IntegerType>(cmp.getLhs().getType()))
       result = binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+        // At the operands' width, as arith's folder compares them.
         unsigned width = cmp.getLhs().getType().getIntOrFloatBitWidth();
-        uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
-        uint64_t ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
-        switch (cmp.getPredicate()) {
-        case arith::CmpIPredicate::eq:
-          return a == b;
-        case arith::CmpIPredicate::ne:
-          return a != b;
-        case arith::CmpIPredicate::slt:
-          return a < b;
-        case arith::CmpIPredicate::sle:
-          return a <= b;
-        case arith::CmpIPredicate::sgt:
-          return a > b;
-        case arith::CmpIPredicate::sge:
-          return a >= b;
-        case arith::CmpIPredicate::ult:
-          return ua < ub;
-        case arith::CmpIPredicate::ule:
-          return ua <= ub;
-        case arith::CmpIPredicate::ugt:
-          return ua > ub;
-        case arith::CmpIPredicate::uge:
-          return ua >= ub;
-        }
-        llvm_unreachable("unknown predicate");
+        return arith::applyCmpPredicate(
+            cmp.getPredicate(), APInt(width, a, /*isSigned=*/true, true),
+            APInt(width, b, /*isSigned=*/true, true));
       });
     else if (auto select = dyn_cast<arith::SelectOp>(op);
              select && isa<IntegerType>(select.getType())) {
