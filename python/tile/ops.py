@@ -43,8 +43,13 @@ stages that read each row twice.
 
 import os
 
-from ._arrays import dtype_text as _dtype_text
 from ._arrays import is_torch as _is_torch
+from ._arrays import numpy as _numpy
+from ._arrays import empty as _empty
+from ._arrays import f32 as _f32
+from ._arrays import rows as _rows
+from ._arrays import row_stride as _row_stride
+from ._arrays import check_like as _check_like
 from ._errors import ArgumentError
 from ._kernel import load
 from ._matmul import matmul_forward as _matmul_forward
@@ -91,101 +96,6 @@ def _kernel(names, dtype):
             *[os.path.join(directory, name + ".mlir") for name in names],
             DTYPE=dtype, tuning=_TUNING)
     return kernel
-
-
-# Arrays: torch tensors or NumPy arrays, through the few calls both have.
-
-def _numpy():
-    import numpy
-    return numpy
-
-
-def _empty(x, shape, dtype=None):
-    if _is_torch(x):
-        import torch
-        return torch.empty(shape, dtype=dtype or x.dtype, device=x.device)
-    np = _numpy()
-    return np.empty(shape, dtype=dtype or x.dtype)
-
-
-def _f32(x):
-    if _is_torch(x):
-        import torch
-        return torch.float32
-    return _numpy().float32
-
-
-def _rows(x, name):
-    """x as a 2-D array of rows with contiguous elements (a view where it
-    can be), and the shape to give the result back."""
-    if not hasattr(x, "shape") or not hasattr(x, "dtype"):
-        raise ArgumentError("%s must be a torch tensor or a NumPy array, not %s"
-                            % (name, type(x).__name__))
-    if len(x.shape) < 1:
-        raise ArgumentError("%s must have at least one dimension" % name)
-    n = x.shape[-1]
-    if n < 1:
-        raise ArgumentError("%s has an empty last dimension" % name)
-    if _dtype_text(x) not in ("float32", "float16", "bfloat16"):
-        raise ArgumentError("%s is %s: the kernels take float32, float16 or "
-                            "bfloat16" % (name, x.dtype))
-    if _is_torch(x):
-        if x.dim() == 2 and x.stride(1) == 1:
-            return _within_offsets(x, name), tuple(x.shape)
-        if x.stride(-1) != 1:
-            x = x.contiguous()
-        return _within_offsets(x.reshape(-1, n), name), tuple(x.shape)
-    np = _numpy()
-    if x.ndim == 2 and x.strides[1] == x.itemsize:
-        return _within_offsets(x, name), x.shape
-    x = np.ascontiguousarray(x)
-    return _within_offsets(x.reshape(-1, n), name), x.shape
-
-
-# The kernels compute element offsets in 32 bits (their "Bounds" comments):
-# a row array reaching 2^31 elements or more past its start (16384 rows of
-# 131072 logits) is refused here, not read at a wrapped offset.
-_OFFSET_LIMIT = 2**31
-
-
-def _within_offsets(x2, name):
-    """x2 (rows of contiguous elements), if its last element's offset from
-    its first fits the kernels' 32-bit offsets; else an ArgumentError."""
-    m, n = x2.shape
-    stride = x2.stride(0) if _is_torch(x2) else x2.strides[0] // x2.itemsize
-    if m > 0 and (m - 1) * abs(stride) + n >= _OFFSET_LIMIT:
-        raise ArgumentError(
-            "%s is %d rows of %d (%d elements apart): it reaches 2^31 elements "
-            "or more, beyond the kernels' 32-bit offsets" % (name, m, n, stride))
-    return x2
-
-
-def _row_stride(x):
-    if _is_torch(x):
-        return x.stride(0)
-    return x.strides[0] // x.itemsize
-
-
-def _check_like(x, other, name, length):
-    if not hasattr(other, "shape") or tuple(other.shape) != (length,):
-        raise ArgumentError("%s must have shape (%d,) (the input's last "
-                            "dimension), not %s" % (
-                                name, length,
-                                tuple(other.shape) if hasattr(other, "shape")
-                                else type(other).__name__))
-    if _is_torch(other) != _is_torch(x):
-        raise ArgumentError("%s is a %s, the input a %s: give both as torch "
-                            "tensors or both as NumPy arrays" % (
-                                name, type(other).__name__, type(x).__name__))
-    if other.dtype != x.dtype:
-        raise ArgumentError("%s is %s, the input %s: they must match" % (
-            name, other.dtype, x.dtype))
-    if _is_torch(x) and other.device != x.device:
-        raise ArgumentError("%s is on %s, the input on %s" % (
-            name, other.device, x.device))
-    if _is_torch(other):
-        return other.contiguous()
-    return _numpy().ascontiguousarray(other)
 
 
 # On the CPU interpreter, programs run one after the other: a few suffice,
