@@ -25,6 +25,9 @@
 #   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch;
 #             OPS_TESTS_K selects tests as pytest -k does)
 #   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
+#   parts     bench/norm_backward_parts.py (the backward norms: whole, the
+#             kernel alone, the partial sums alone, a copy) at $PARTS_SHAPES
+#             / $PARTS_DTYPES
 #   ncu       Nsight Compute on tile.ops kernels ($NCU_CASES)
 #   i27-STEP  bench/issue27_gpu_run.sh STEP (untuned, torch, tune,
 #             database) into /tmp/o/i27
@@ -62,6 +65,10 @@
 #   queued    bench/queued_vs_persistent.py (softmax_cluster, clusters of
 #             16: the persistent grid against one cluster per row) at
 #             $QUEUED_SHAPES / $QUEUED_DTYPES
+#   wait-file waits (at most $WAIT_SECONDS, default 300) for the file
+#             $WAIT_FILE, which a job of the call's own on another GPU
+#             writes when it is done, so that its logs under /tmp/o are
+#             packed too
 #   (kernels-old-new also takes OLDNEW_SHAPES, and OLDNEW_TUNE=1 to tune
 #   each case as well, so that both kernels are timed at their own best)
 set -uo pipefail
@@ -124,6 +131,10 @@ for step in "$@"; do
       ${OVERHEAD_CAPS:+--partial-rows $OVERHEAD_CAPS} \
       > $o/overhead.jsonl 2> $o/overhead.err
     echo "overhead done" ;;
+  parts)
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${PARTS_SECONDS:-200} python3 bench/norm_backward_parts.py \
+      ${PARTS_SHAPES:+--shapes $PARTS_SHAPES} ${PARTS_DTYPES:+--dtypes $PARTS_DTYPES} > $o/parts.jsonl 2> $o/parts.err
+    echo "parts rc=$?" ;;
   ncu)
     # NCU_CASES: KERNEL:DTYPE:MxN:NAME_REGEX,... (the regex matches the tile
     # kernel's function name).
@@ -131,7 +142,7 @@ for step in "$@"; do
       IFS=: read -r k d s r <<< "$c"
       timeout 120 ncu --kernel-name "regex:$r" --launch-skip 4 --launch-count 1 \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
-        --section LaunchStats --section SchedulerStats --section WarpStateStats \
+        --section LaunchStats --section SchedulerStats --section WarpStateStats --section SourceCounters \
         python3 bench/ncu_ops.py $k $d $s > $o/ncu-$k-$d-$s.txt 2>&1
       echo "ncu $c rc=$?"
     done ;;
@@ -212,6 +223,9 @@ for step in "$@"; do
     # 54's first call sat in it until the device's limit).
     wait "${sweep_pids[@]}"
     echo "sweep-parallel done" ;;
+  wait-file)
+    for _ in $(seq ${WAIT_SECONDS:-300}); do [ -e "$WAIT_FILE" ] && break; sleep 1; done
+    echo "wait-file: $(ls "$WAIT_FILE" 2>&1)" ;;
   i27-*)
     OUT=$o/i27 bash bench/issue27_gpu_run.sh ${step#i27-} > $o/i27-${step#i27-}.log 2>&1
     echo "$step rc=$?" ;;

@@ -216,11 +216,19 @@ def _rms_norm_forward(x, weight, eps):
     return y.reshape(shape), rstd
 
 
-def _sum_rows(partial, like):
-    """The second stage of a weight gradient: the partial rows' sum, in
-    `like`'s dtype."""
-    total = partial.sum(0)
-    return total.to(like.dtype) if _is_torch(like) else total.astype(like.dtype)
+def _sum_partials(buffers, rows, like):
+    """The second stage of the weight gradients: the first `rows` rows of
+    each partial buffer (buffers: [B, cap, N] f32, B <= 2) summed, in
+    `like`'s dtype, into B tensors of their own (a custom operator's outputs
+    may not alias), by sum_partials.mlir in one launch (B sums and casts by PyTorch took
+    four launches for LayerNorm, longer than their bytes)."""
+    count, cap, n = buffers.shape
+    # Two outputs whatever B: one array passed as both would be two buffers
+    # on the interpreter, the second (unwritten) copied back over the first.
+    outs = [_empty(like, (n,)) for _ in range(2)]
+    _kernel(("sum_partials",), like.dtype)[_grid(like, count * -(-n // 32))](
+        outs[0], outs[1], buffers, count, cap * n, rows, n)
+    return tuple(outs[:count])
 
 
 def _norm_backward(names, partials, dy, x, *saved):
@@ -240,16 +248,15 @@ def _norm_backward(names, partials, dy, x, *saved):
     dx = _empty(x2, (m, n))
     kernel = _kernel(names, x2.dtype)
     grid = _grid(x2, cap)
-    buffers = [_empty(x2, (cap, n), _f32(x2)) for _ in range(partials)]
-    args = (dx, *buffers, dy2, x2, *saved, _row_stride(x2), _row_stride(dy2),
-            n, m, n)
+    buffers = _empty(x2, (partials, cap, n), _f32(x2))
+    args = (dx, *(buffers[i] for i in range(partials)), dy2, x2, *saved,
+            _row_stride(x2), _row_stride(dy2), n, m, n)
     rows = _rows_written(kernel, grid, args) if _on_gpu(x2) else None
     if rows is None:
-        for buffer in buffers:
-            buffer[...] = 0
+        buffers[...] = 0
         rows = cap
     kernel[grid](*args)
-    return (dx.reshape(shape),) + tuple(_sum_rows(b[:rows], x2) for b in buffers)
+    return (dx.reshape(shape),) + _sum_partials(buffers, rows, x2)
 
 
 def _rows_written(kernel, grid, args):

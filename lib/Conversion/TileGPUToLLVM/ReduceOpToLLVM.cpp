@@ -8,10 +8,11 @@
 //  2. lanes: for each lane bit on the axis, a butterfly shuffle
 //     (shfl.sync.bfly) combines partners; afterwards all those lanes agree;
 //  3. warps: if warp bits are on the axis, every thread writes its partial
-//     result to shared memory, a barrier, and every thread combines the
-//     partials of the warps that differ only in those bits: with one load
-//     and a butterfly over the (now redundant) lanes along the axis where
-//     there are enough of them, else by reading every partial; a second
+//     result to shared memory (by output, then thread: no bank conflicts),
+//     a barrier, and every thread combines the partials of the warps that
+//     differ only in those bits: with one load and a butterfly over the
+//     (now redundant) lanes along the axis where there are enough of them,
+//     else by reading every partial; a second
 //     barrier, where needed, keeps the next write to the scratch from
 //     overtaking a slow reader (see LoweringInfo::trailingBarrier).
 //
@@ -219,12 +220,15 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
     SmallVector<int64_t> warpBits = getAxisBits(src.warp, axis);
     if (!warpBits.empty()) {
       int64_t bytes = accType.getIntOrFloatBitWidth() / 8;
+      int64_t numThreads = TileGPUDialect::kThreadsPerWarp << src.warp.size();
       Value tid = getThreadId(rewriter, loc);
+      // The scratch holds each output's partials by thread ([out][thread]),
+      // so a warp's 32 stores, and its 32 loads (each lane reading a slot of
+      // its own lane: see below), touch 32 consecutive words: no bank
+      // conflicts.
       auto addressOf = [&](Value thread, int64_t out) {
-        Value index = LLVM::MulOp::create(rewriter, loc, thread,
-                                          createI32(rewriter, loc, numOut));
-        index = LLVM::AddOp::create(rewriter, loc, index,
-                                    createI32(rewriter, loc, out));
+        Value index = LLVM::AddOp::create(
+            rewriter, loc, thread, createI32(rewriter, loc, out * numThreads));
         index = LLVM::MulOp::create(rewriter, loc, index,
                                     createI32(rewriter, loc, bytes));
         return getSharedAddress(rewriter, loc, op, info, index);
@@ -253,8 +257,10 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
         // The lanes along the axis agree after the shuffles, so they can
         // share the work: lane bits j pick which warp's partial to read (as
         // warp bit j), and butterfly shuffles over those lane bits combine
-        // them. One load per output instead of one per warp.
-        Value warp = baseWarp, fromLane = lane;
+        // them. One load per output instead of one per warp. Any lane of
+        // that warp along the axis holds its partial; each lane reads the
+        // slot of its own lane number, so the warp's loads hit 32 banks.
+        Value warp = baseWarp;
         for (auto [j, warpBit] : llvm::enumerate(warpBits)) {
           Value bit = LLVM::LShrOp::create(
               rewriter, loc, lane, createI32(rewriter, loc, laneBits[j]));
@@ -263,12 +269,9 @@ struct ReduceOpLowering : ConvertOpToLLVMPattern<tile::ReduceOp> {
           bit = LLVM::ShlOp::create(rewriter, loc, bit,
                                     createI32(rewriter, loc, warpBit));
           warp = LLVM::OrOp::create(rewriter, loc, warp, bit);
-          fromLane = LLVM::AndOp::create(
-              rewriter, loc, fromLane,
-              createI32(rewriter, loc, ~(int64_t(1) << laneBits[j])));
         }
         for (auto [out, v] : llvm::enumerate(acc)) {
-          v = readPartial(warp, fromLane, out);
+          v = readPartial(warp, lane, out);
           for (size_t j = 0; j < warpBits.size(); ++j)
             v = combine(
                 rewriter, loc, kind, v,

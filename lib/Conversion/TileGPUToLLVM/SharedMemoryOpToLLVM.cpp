@@ -248,7 +248,9 @@ struct LocalLoadOpLowering : ConvertOpToLLVMPattern<LocalLoadOp> {
     Location loc = op.getLoc();
     SharedPlacement placement(op.getSrc().getType());
     LayoutBits bits = getBits(op.getType());
-    Type element = op.getType().getElementType();
+    // The element as LLVM holds it: an 8-bit float is an i8.
+    Type element =
+        getTypeConverter()->convertType(op.getType().getElementType());
     // The part at `offsets` is aligned to its size: its coordinates' bits
     // and the offsets' are disjoint, so its offsets are the whole tile's
     // XOR the offsets' own.

@@ -116,3 +116,21 @@ tile.func @branches(%p: !tile.ptr<f16>, %c: i1) attributes {tilegpu.num_warps = 
   tile.store %out, %xm : tensor<64x64x!tile.ptr<f16>, #blk2>
   tile.return
 }
+
+// -----
+
+#blk8 = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#sh8 = #tilegpu.shared<{vec = 16, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+
+// Rows of 8-bit floats staged in shared memory (tilegpu-pipeline's rows):
+// each thread reads its 16 bytes as LLVM holds them, i8s (an f8 vector is
+// no LLVM type; seed 278's reduced kernel without its dot failed here).
+// CHECK-LABEL: llvm.func @f8_rows
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<16xi8>
+tile.func @f8_rows(%p: !tile.ptr<f8E4M3FN>) attributes {tilegpu.num_warps = 1 : i32} {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<8x64xf8E4M3FN, #sh8>
+  %x = tilegpu.local_load %a : !tilegpu.memdesc<8x64xf8E4M3FN, #sh8> -> tensor<8x64xf8E4M3FN, #blk8>
+  %out = tile.splat %p : !tile.ptr<f8E4M3FN> -> tensor<8x64x!tile.ptr<f8E4M3FN>, #blk8>
+  tile.store %out, %x : tensor<8x64x!tile.ptr<f8E4M3FN>, #blk8>
+  tile.return
+}

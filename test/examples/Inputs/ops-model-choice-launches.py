@@ -55,6 +55,10 @@ for dtype, m, n in (("f32", 4096, 1024), ("bf16", 4096, 4096),
            [x, part, part, x, x, vector(dtype, n), vector("f32", m),
             vector("f32", m), "i32=%d" % n, "i32=%d" % n, "i32=%d" % n,
             "i32=%d" % m, "i32=%d" % n])
+    # Their second stage: dw and db, the partial rows summed.
+    launch(("sum_partials",), dtype, "persistent:%d" % (2 * (n // 32)),
+           [vector(dtype, n), vector(dtype, n), rows("f32", 2 * cap, n), "i32=2",
+            "i32=%d" % (cap * n), "i32=%d" % cap, "i32=%d" % n])
     launch(("cross_entropy_rows", "cross_entropy"), dtype, p,
            [vector("f32", m), vector("f32", m), x, vector("i64", m),
             "i32=%d" % n, "i32=%d" % m, "i32=%d" % n, "i64=-100", "f32=0.1"])
