@@ -7,8 +7,10 @@
 // conversions sm_89 and later have, two elements at a time:
 //
 //   f8 -> f16, f32, bf16   cvt.rn.f16x2.e4m3x2 (nvvm.convert.f8x2.to.f16x2),
-//                          exact, then an exact widening of each f16 (every
-//                          8-bit float is an f16 and a bf16)
+//                          exact (a pair of zero bytes selected as zeros,
+//                          around a ptxas fault: below), then an exact
+//                          widening of each f16 (every 8-bit float is an
+//                          f16 and a bf16)
 //   f16, bf16, f32 -> f8   an exact widening to f32, then
 //                          cvt.rn.satfinite.e4m3x2.f32
 //                          (nvvm.convert.f32x2.to.f8x2): one rounding, to
@@ -83,6 +85,21 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
       Value pair = pack(rewriter, loc, pairType, {bytes[i], second});
       Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
           rewriter, loc, halvesType, pair, /*relu=*/false, source);
+      // Two zero bytes are two zero halves, selected rather than converted:
+      // ptxas (13.0, and the driver's JIT) at -O3 turned the conversion of
+      // a pair it had proven zero (the bytes of rows a constant-false mask
+      // left at 0) into one of the immediate 0x0008, a half of 2^-6
+      // (bench/results/2026-11-30-h200-run90-93-report.md, seed 278). With
+      // the select, a known zero folds to zero and the conversion is dead.
+      Value word =
+          LLVM::BitcastOp::create(rewriter, loc, rewriter.getI16Type(), pair);
+      Value isZero = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::eq, word,
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI16Type(), 0));
+      Value zeroHalves = LLVM::ConstantOp::create(
+          rewriter, loc, halvesType, rewriter.getZeroAttr(halvesType));
+      halves =
+          LLVM::SelectOp::create(rewriter, loc, isZero, zeroHalves, halves);
       SmallVector<Value> pairHalves = unpackVector(rewriter, loc, halves);
       for (size_t j = i; j < std::min(i + 2, bytes.size()); ++j) {
         Value half = pairHalves[j - i];
