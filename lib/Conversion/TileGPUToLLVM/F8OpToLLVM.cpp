@@ -89,7 +89,7 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
       // ptxas (13.0, and the driver's JIT) at -O3 turned the conversion of
       // a pair it had proven zero (the bytes of rows a constant-false mask
       // left at 0) into one of the immediate 0x0008, a half of 2^-6
-      // (bench/results/2026-11-30-h200-run90-93-report.md, seed 278). With
+      // (bench/results/2026-11-30-h200-run90-95-report.md, seed 278). With
       // the select, a known zero folds to zero and the conversion is dead.
       Value word =
           LLVM::BitcastOp::create(rewriter, loc, rewriter.getI16Type(), pair);
