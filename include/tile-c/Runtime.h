@@ -417,7 +417,9 @@ TILE_C_EXPORT tile_status tile_launch_packed(const void *packet);
 
 /* Runs a CPU function on the interpreter over host buffers (`args` as for
  * tile_kernel_prepare): each buffer is copied in, the kernel runs on `grid`,
- * and each writable buffer is copied back. */
+ * and the bytes it changed in each writable buffer are copied back (only
+ * those: one array passed as two arguments, as an operation in place passes
+ * it, is two copies on the interpreter). */
 TILE_C_EXPORT tile_status tile_function_run_cpu(const tile_function *function,
                                                 const uint32_t grid[3],
                                                 const tile_arg *args,

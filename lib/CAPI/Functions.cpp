@@ -271,14 +271,29 @@ tile_status tile_function_run_cpu(const tile_function *function,
                                         describeArgument(kernel, index) +
                                         ", which is read-only");
     }
+    // Only the bytes the kernel changed go back: the interpreter ran on a
+    // copy of each buffer, so one array passed as two arguments (softmax in
+    // place: y and x the same) was two buffers, and copying back the whole
+    // of the one it only read would undo what it wrote into the other.
     for (size_t index = 0; index < num_args; ++index) {
       if (!args[index].is_buffer || !args[index].writable)
         continue;
-      const HostBuffer &after = run->outputs[index].getBuffer();
-      if (after.getSizeInBytes())
-        std::memcpy(
-            reinterpret_cast<void *>(static_cast<uintptr_t>(args[index].value)),
-            after.getData(), after.getSizeInBytes());
+      const auto *before = (*copied)[index].getBuffer().getData();
+      const auto *after = run->outputs[index].getBuffer().getData();
+      auto *target =
+          reinterpret_cast<char *>(static_cast<uintptr_t>(args[index].value));
+      size_t size = run->outputs[index].getBuffer().getSizeInBytes();
+      for (size_t at = 0; at < size;) {
+        if (before[at] == after[at]) {
+          ++at;
+          continue;
+        }
+        size_t end = at + 1;
+        while (end < size && before[end] != after[end])
+          ++end;
+        std::memcpy(target + at, after + at, end - at);
+        at = end;
+      }
     }
     return succeed();
   });

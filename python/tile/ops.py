@@ -223,8 +223,7 @@ def _sum_partials(buffers, rows, like):
     may not alias), by sum_partials.mlir in one launch (B sums and casts by PyTorch took
     four launches for LayerNorm, longer than their bytes)."""
     count, cap, n = buffers.shape
-    # Two outputs whatever B: one array passed as both would be two buffers
-    # on the interpreter, the second (unwritten) copied back over the first.
+    # Two outputs whatever B (with B = 1 the second is not written).
     outs = [_empty(like, (n,)) for _ in range(2)]
     _kernel(("sum_partials",), like.dtype)[_grid(like, count * -(-n // 32))](
         outs[0], outs[1], buffers, count, cap * n, rows, n)
