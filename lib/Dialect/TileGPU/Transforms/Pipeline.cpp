@@ -373,6 +373,23 @@ static void pipeline(scf::ForOp loop, MutableArrayRef<StagedLoad> dots,
       [&](OpBuilder &b, Location loc,
           ArrayRef<BlockArgument> args) -> SmallVector<Value> {
         b.setInsertionPointToStart(loop.getBody());
+        // Rows staged for themselves (no dot): the wait goes where the
+        // first of them was loaded, so that what the body does before it
+        // (the next rows' scalars, which tile-pipeline-loops prefetches in
+        // registers at the top of the body) is issued before the wait's
+        // barrier, which ptxas does not move a load below: with the load
+        // after it, ptxas issued RMSNorm backward's next rstd mid-body, and
+        // the loop-end copy into its carried register waited for it (30% of
+        // the stall samples, bench/results/2026-11-30-h200-run90-95-report.md).
+        if (copies && !tmaLoads && llvm::all_of(dots, [](const StagedLoad &d) {
+              return !d.convert;
+            })) {
+          Operation *first = dots.front().load;
+          for (const StagedLoad &dot : dots)
+            if (dot.load->isBeforeInBlock(first))
+              first = dot.load;
+          b.setInsertionPoint(first);
+        }
         Value read = args[0], write = args[1];
         // Where only TMA copies, the stages come first, so that
         // tilegpu-warpgroup-dot issues the product right after them and the

@@ -14,6 +14,13 @@
 // CHECK: %[[RING:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<4x1x2048xbf16, #[[SH]]>
 // CHECK-COUNT-3: tilegpu.async_commit_group
 // CHECK: scf.for %[[IV:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP:.*]] iter_args(%[[READ:[^ ]*]] = %{{[^ ]*}}, %[[WRITE:[^ ]*]] = %{{[^ ]*}})
+// The wait is where the row was loaded: what the body does before it (a
+// scalar's load, as tile-pipeline-loops prefetches the next row's
+// statistics at the top, and the row's pointers) is issued before the
+// wait's barrier, which ptxas does not move a load below.
+// CHECK-NEXT: %[[SPTR:.*]] = tile.addptr %{{.*}}, %[[IV]] : !tile.ptr<f32>, i32
+// CHECK-NEXT: tile.load %[[SPTR]] : !tile.ptr<f32>
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<1x2048x!tile.ptr<bf16>, #[[BLK]]>, tensor<1x2048xi32, #[[BLK]]>
 // CHECK-NEXT: tilegpu.async_wait {pending = 2 : i32}
 // CHECK-NEXT: %[[STAGE:.*]] = tilegpu.memdesc_index %[[RING]][%[[READ]]]
 // CHECK-NEXT: %[[ROW:.*]] = tilegpu.local_load %[[STAGE]] : !tilegpu.memdesc<1x2048xbf16, #[[SH]]> -> tensor<1x2048xbf16, #[[BLK]]>
@@ -36,6 +43,8 @@ tile.func @rows(%x: !tile.ptr<bf16> {tile.divisibility = 16 : i64}, %y: !tile.pt
   %limit = tile.splat %ncols : i32 -> tensor<1x2048xi32, #blk>
   %ok = arith.cmpi slt, %cols_row, %limit : tensor<1x2048xi32, #blk>
   scf.for %row = %c0 to %n step %c1 : i32 {
+    %sptr = tile.addptr %y, %row : !tile.ptr<f32>, i32
+    %s = tile.load %sptr : !tile.ptr<f32>
     %start = arith.muli %row, %ncols : i32
     %base = tile.addptr %x, %start : !tile.ptr<bf16>, i32
     %bases = tile.splat %base : !tile.ptr<bf16> -> tensor<1x2048x!tile.ptr<bf16>, #blk>
@@ -45,6 +54,7 @@ tile.func @rows(%x: !tile.ptr<bf16> {tile.divisibility = 16 : i64}, %y: !tile.pt
     %out = tile.splat %y : !tile.ptr<f32> -> tensor<1x2048x!tile.ptr<f32>, #blk>
     %optrs = tile.addptr %out, %cols_row : tensor<1x2048x!tile.ptr<f32>, #blk>, tensor<1x2048xi32, #blk>
     tile.store %optrs, %f, %ok : tensor<1x2048x!tile.ptr<f32>, #blk>
+    tile.store %sptr, %s : !tile.ptr<f32>
   } {tile.num_stages = 4 : i32}
   tile.return
 }
