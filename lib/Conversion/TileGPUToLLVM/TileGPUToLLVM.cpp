@@ -9,7 +9,10 @@
 //     gpu-module-to-binary compiles), with one shared-memory global each.
 //  3. A dialect conversion turns tiles into per-thread vectors and every
 //     operation into LLVM and NVVM operations, with MLIR's own patterns for
-//     arith, math and cf.
+//     arith, math and cf. Floating-point multiplications, additions and
+//     subtractions then carry LLVM's `contract` flag, so that the NVPTX
+//     backend fuses a multiplication and the addition using it into one
+//     FMA, unless the kernel says tile.fp_contract = false.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +42,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <numeric>
@@ -67,6 +71,28 @@ static int64_t getMaxSharedMemory(unsigned version) {
   if (version >= 90)
     return 227 * 1024;
   return kMaxStaticSharedMemory;
+}
+
+/// Gives every floating-point fmul, fadd and fsub of the kernels in
+/// `module` not named in `exact` LLVM's `contract` flag: the NVPTX backend
+/// fuses a contractable multiplication and the contractable addition or
+/// subtraction that uses it into one `fma.rn` (without the flag it emits
+/// `mul.rn` and `add.rn`, which ptxas must not fuse either).
+static void markContractable(gpu::GPUModuleOp module,
+                             const llvm::StringSet<> &exact) {
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (exact.contains(func.getSymName()))
+      continue;
+    func.walk([](Operation *op) {
+      if (!isa<LLVM::FMulOp, LLVM::FAddOp, LLVM::FSubOp>(op))
+        return;
+      auto math = cast<LLVM::FastmathFlagsInterface>(op);
+      math->setAttr(math.getFastmathAttrName(),
+                    LLVM::FastmathFlagsAttr::get(
+                        op->getContext(), math.getFastmathAttr().getValue() |
+                                              LLVM::FastmathFlags::contract));
+    });
+  }
 }
 
 namespace {
@@ -626,6 +652,13 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   target.addIllegalDialect<tile::TileDialect, TileGPUDialect,
                            arith::ArithDialect, math::MathDialect,
                            cf::ControlFlowDialect, scf::SCFDialect>();
+  // The kernels that keep each multiplication and addition rounded on its
+  // own (tile.fp_contract = false); the others let LLVM fuse them into FMAs.
+  llvm::StringSet<> exact;
+  for (tile::FuncOp func : kernels)
+    if (!tile::TileDialect::allowsFPContract(func))
+      exact.insert(func.getSymName());
   if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
     return signalPassFailure();
+  markContractable(gpuModule, exact);
 }

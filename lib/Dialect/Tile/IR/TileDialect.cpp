@@ -156,12 +156,23 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getPersistentAttrName())
     return verifyPersistent(op, attr.getValue());
+  if (attr.getName() == getFPContractAttrName()) {
+    if (!isa<FuncOp>(op))
+      return op->emitOpError() << "'" << getFPContractAttrName()
+                               << "' applies to kernels (tile.func)";
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << getFPContractAttrName()
+             << "' must be true or false, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getNumWarpsAttrName())
     return op->emitOpError()
            << "has unknown attribute '" << attr.getName().getValue()
            << "'; the tile dialect knows '" << getNumWarpsAttrName() << "', '"
            << getClusterSizeAttrName() << "', '" << getMinBlocksPerSMAttrName()
-           << "' and '" << getPersistentAttrName() << "' on kernels and '"
+           << "', '" << getPersistentAttrName() << "' and '"
+           << getFPContractAttrName() << "' on kernels and '"
            << getNumStagesAttrName() << "' on loops";
   if (!isa<FuncOp>(op))
     return op->emitOpError() << "'" << getNumWarpsAttrName()
@@ -186,6 +197,12 @@ unsigned TileDialect::getMinBlocksPerSM(Operation *kernel) {
           kernel->getAttrOfType<IntegerAttr>(getMinBlocksPerSMAttrName()))
     return attr.getInt();
   return 1;
+}
+
+bool TileDialect::allowsFPContract(Operation *kernel) {
+  if (auto attr = kernel->getAttrOfType<BoolAttr>(getFPContractAttrName()))
+    return attr.getValue();
+  return true;
 }
 
 unsigned TileDialect::getNumWarps(Operation *kernel, unsigned defaultNumWarps) {

@@ -639,7 +639,7 @@ tile.func @num_warps_on_loop(%n: i32) {
 
 // -----
 
-// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps', 'tile.cluster_size', 'tile.min_blocks_per_sm' and 'tile.persistent' on kernels and 'tile.num_stages' on loops}}
+// expected-error @below {{has unknown attribute 'tile.unroll'; the tile dialect knows 'tile.num_warps', 'tile.cluster_size', 'tile.min_blocks_per_sm', 'tile.persistent' and 'tile.fp_contract' on kernels and 'tile.num_stages' on loops}}
 tile.func @unknown_attr() attributes {tile.unroll = 2 : i32} {
   tile.return
 }
@@ -677,6 +677,24 @@ tile.func @persistent_axis_y(%out: !tile.ptr<i32>) attributes {tile.persistent} 
 tile.func @persistent_count_z() attributes {tile.persistent} {
   // expected-error @below {{'tile.num_programs' op along z in a kernel with 'tile.persistent', whose launch is persistent along x only}}
   %z = tile.num_programs z : i32
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{'tile.fp_contract' must be true or false, got 1 : i32}}
+tile.func @fp_contract_integer() attributes {tile.fp_contract = 1 : i32} {
+  tile.return
+}
+
+// -----
+
+tile.func @fp_contract_on_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{'tile.fp_contract' applies to kernels (tile.func)}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.fp_contract = false}
   tile.return
 }
 

@@ -54,7 +54,12 @@ def Tile_Dialect : Dialect {
     from one program up to the one the launch names. On the GPU a launch of
     N programs (along x) then runs as many as fit on the GPU at once, at
     most N; the interpreter runs the N. Such a kernel uses program ids and
-    counts along x only. An `scf.for`
+    counts along x only. Floating-point multiplications and the additions
+    or subtractions that use them may be fused into one FMA on the GPU (as
+    CUDA's `-fmad=true` and Triton's `enable_fp_fusion` do: one rounding
+    instead of two, so results differ from the interpreter's in the last
+    bits); a kernel with `tile.fp_contract = false` keeps every operation
+    rounded on its own. An `scf.for`
     may carry `tile.num_stages = N` (N >= 1) to have its loads pipelined
     (see the `tile-pipeline-loops` pass).
   }];
@@ -93,6 +98,14 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPersistentAttrName() {
       return ::llvm::StringLiteral("tile.persistent");
     }
+    /// Name of the kernel attribute (a bool, default true) allowing the
+    /// GPU lowering to fuse multiplications and additions into FMAs.
+    static constexpr ::llvm::StringLiteral getFPContractAttrName() {
+      return ::llvm::StringLiteral("tile.fp_contract");
+    }
+    /// Whether `kernel` lets multiplications and additions fuse: its
+    /// `tile.fp_contract`, else true.
+    static bool allowsFPContract(::mlir::Operation *kernel);
     /// Whether `kernel` carries `tile.persistent`.
     static bool isPersistent(::mlir::Operation *kernel) {
       return kernel->hasAttr(getPersistentAttrName());
