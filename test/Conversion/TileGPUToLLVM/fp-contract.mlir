@@ -3,7 +3,9 @@
 // addition that uses it into one fma.rn (one rounding, as CUDA's -fmad=true
 // and Triton's enable_fp_fusion); a kernel with tile.fp_contract = false
 // keeps each rounded on its own (mul.rn and add.rn, which ptxas does not
-// fuse either). Integer arithmetic has no such flag.
+// fuse either). Integer arithmetic has no such flag, nor the additions the
+// lowering makes itself: a reduction sums its terms as the kernel rounded
+// them (so that g - sum(g) is exactly 0 over one element).
 // RUN: tile-opt %s --convert-tilegpu-to-llvm | FileCheck %s
 // RUN: tile-opt %s --convert-tilegpu-to-llvm --nvvm-attach-target="chip=sm_90" --gpu-module-to-binary="format=isa" --tile-dump-ptx -o /dev/null | FileCheck %s --check-prefix=PTX
 
@@ -40,6 +42,28 @@ tile.func @fused(%p: !tile.ptr<f32>, %a: f32, %b: f32, %c: f32, %i: i32) attribu
 tile.func @exact(%p: !tile.ptr<f32>, %a: f32, %b: f32, %c: f32) attributes {tilegpu.num_warps = 1 : i32, tile.fp_contract = false} {
   %m = arith.mulf %a, %b : f32
   %s = arith.addf %m, %c : f32
+  tile.store %p, %s : !tile.ptr<f32>
+  tile.return
+}
+
+// CHECK-LABEL: llvm.func @reduced
+// CHECK: llvm.fmul %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : vector<2xf32>
+// CHECK: %[[E0:.*]] = llvm.extractelement
+// CHECK: %[[E1:.*]] = llvm.extractelement
+// CHECK: llvm.fadd %[[E0]], %[[E1]] : f32
+// PTX-LABEL: .entry reduced
+// PTX-NOT: fma.rn.f32
+// PTX: mul.f32
+// PTX-NOT: fma.rn.f32
+// PTX: add.rn.f32
+// PTX-NOT: fma.rn.f32
+// PTX: ret;
+#b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+tile.func @reduced(%p: !tile.ptr<f32>, %a: f32, %b: f32) attributes {tilegpu.num_warps = 1 : i32} {
+  %ta = tile.splat %a : f32 -> tensor<64xf32, #b>
+  %tb = tile.splat %b : f32 -> tensor<64xf32, #b>
+  %m = arith.mulf %ta, %tb : tensor<64xf32, #b>
+  %s = tile.reduce sum %m axis 0 : tensor<64xf32, #b> -> f32
   tile.store %p, %s : !tile.ptr<f32>
   tile.return
 }
