@@ -9,10 +9,10 @@
 //     gpu-module-to-binary compiles), with one shared-memory global each.
 //  3. A dialect conversion turns tiles into per-thread vectors and every
 //     operation into LLVM and NVVM operations, with MLIR's own patterns for
-//     arith, math and cf. The kernel's floating-point multiplications,
-//     additions and subtractions carry the `contract` flag, so that the
-//     NVPTX backend fuses a multiplication and the addition using it into
-//     one FMA, unless the kernel says tile.fp_contract = false.
+//     arith, math and cf. Floating-point multiplications, additions and
+//     subtractions then carry LLVM's `contract` flag, so that the NVPTX
+//     backend fuses a multiplication and the addition using it into one
+//     FMA, unless the kernel says tile.fp_contract = false.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +42,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <numeric>
@@ -72,26 +73,26 @@ static int64_t getMaxSharedMemory(unsigned version) {
   return kMaxStaticSharedMemory;
 }
 
-/// Gives the kernel's own floating-point multiplications, additions and
-/// subtractions (arith.mulf, addf, subf) the `contract` flag, which
-/// arith-to-llvm carries over to llvm.fmul, fadd and fsub: the NVPTX backend
-/// then fuses a contractable multiplication and the contractable addition or
+/// Gives every floating-point fmul, fadd and fsub of the kernels in
+/// `module` not named in `exact` LLVM's `contract` flag: the NVPTX backend
+/// fuses a contractable multiplication and the contractable addition or
 /// subtraction that uses it into one `fma.rn` (without the flag it emits
-/// `mul.rn` and `add.rn`, which ptxas must not fuse either). The additions
-/// the lowering itself makes (a reduction's combining, addresses) stay
-/// rounded on their own: a sum sees each term as the kernel rounded it, so
-/// `g - sum(g) / n` is exactly 0 for one column, as it is on the
-/// interpreter.
-static void markContractable(tile::FuncOp kernel) {
-  kernel.walk([](Operation *op) {
-    if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
-      return;
-    auto math = cast<arith::ArithFastMathInterface>(op);
-    op->setAttr(math.getFastMathAttrName(),
-                arith::FastMathFlagsAttr::get(
-                    op->getContext(), math.getFastMathFlagsAttr().getValue() |
-                                          arith::FastMathFlags::contract));
-  });
+/// `mul.rn` and `add.rn`, which ptxas must not fuse either).
+static void markContractable(gpu::GPUModuleOp module,
+                             const llvm::StringSet<> &exact) {
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (exact.contains(func.getSymName()))
+      continue;
+    func.walk([](Operation *op) {
+      if (!isa<LLVM::FMulOp, LLVM::FAddOp, LLVM::FSubOp>(op))
+        return;
+      auto math = cast<LLVM::FastmathFlagsInterface>(op);
+      math->setAttr(math.getFastmathAttrName(),
+                    LLVM::FastmathFlagsAttr::get(
+                        op->getContext(), math.getFastmathAttr().getValue() |
+                                              LLVM::FastmathFlags::contract));
+    });
+  }
 }
 
 namespace {
@@ -651,11 +652,13 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   target.addIllegalDialect<tile::TileDialect, TileGPUDialect,
                            arith::ArithDialect, math::MathDialect,
                            cf::ControlFlowDialect, scf::SCFDialect>();
-  // Unless a kernel keeps each multiplication and addition rounded on its
-  // own (tile.fp_contract = false), LLVM may fuse them into FMAs.
+  // The kernels that keep each multiplication and addition rounded on its
+  // own (tile.fp_contract = false); the others let LLVM fuse them into FMAs.
+  llvm::StringSet<> exact;
   for (tile::FuncOp func : kernels)
-    if (tile::TileDialect::allowsFPContract(func))
-      markContractable(func);
+    if (!tile::TileDialect::allowsFPContract(func))
+      exact.insert(func.getSymName());
   if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
     return signalPassFailure();
+  markContractable(gpuModule, exact);
 }

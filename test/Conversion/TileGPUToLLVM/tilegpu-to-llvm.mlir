@@ -103,7 +103,7 @@ tile.func @unaligned(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32
 // barrier.
 // CHECK-NOT: nvvm.barrier0
 // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(dense<1.44269502> : vector<8xf32>) : vector<8xf32>
-// CHECK: %[[SCALED:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : vector<8xf32>
+// CHECK: %[[SCALED:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] {fastmathFlags = #llvm.fastmath<contract>} : vector<8xf32>
 // CHECK: %[[S0:.*]] = llvm.extractelement %[[SCALED]]
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[S0]]) : (f32) -> f32
 // CHECK-COUNT-7: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
