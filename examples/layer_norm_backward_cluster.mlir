@@ -11,8 +11,12 @@
 // two are variants of one launch; the grid counts programs, a multiple of
 // CLUSTER.
 //
+// NUM_STAGES = 2 loads the next row's slices while this one waits for its
+// cluster's sums (tile-pipeline-loops, in registers).
+//
 // tile.param CLUSTER = 8 in 1, 2, 4, 8, 16
 // tile.param BLOCK_SIZE = 4096 in 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
+// tile.param NUM_STAGES = 1 in 1, 2
 // tile.param NUM_WARPS = 8 in 4, 8, 16, 32
 // tile.param DTYPE = f32 in f32, f16, bf16
 
@@ -126,7 +130,7 @@ tile.func @layer_norm_backward(
         : tensor<${BLOCK_SIZE}x!tile.ptr<${DTYPE}>>
 
     scf.yield %dw_next, %db_next : tensor<${BLOCK_SIZE}xf32>, tensor<${BLOCK_SIZE}xf32>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
 
   // This program's slices of row `cluster id` of dw_partial and db_partial.
   %part_offset = arith.muli %row_start, %n_cols : i32

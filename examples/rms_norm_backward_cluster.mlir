@@ -10,8 +10,12 @@
 // arguments are rms_norm_backward.mlir's, so the two are variants of one
 // launch; the grid counts programs, a multiple of CLUSTER.
 //
+// NUM_STAGES = 2 loads the next row's slices while this one waits for its
+// cluster's sums (tile-pipeline-loops, in registers).
+//
 // tile.param CLUSTER = 8 in 1, 2, 4, 8, 16
 // tile.param BLOCK_SIZE = 4096 in 256, 512, 1024, 2048, 4096, 8192, 16384, 32768
+// tile.param NUM_STAGES = 1 in 1, 2
 // tile.param NUM_WARPS = 8 in 4, 8, 16, 32
 // tile.param DTYPE = f32 in f32, f16, bf16
 
@@ -107,7 +111,7 @@ tile.func @rms_norm_backward(
     %dyx = arith.mulf %dyf, %xhat : tensor<${BLOCK_SIZE}xf32>
     %dw_next = arith.addf %dw_i, %dyx : tensor<${BLOCK_SIZE}xf32>
     scf.yield %dw_next : tensor<${BLOCK_SIZE}xf32>
-  }
+  } {tile.num_stages = ${NUM_STAGES} : i32}
 
   // This program's slice of row `cluster id` of dw_partial.
   %part_offset = arith.muli %row_start, %n_cols : i32
