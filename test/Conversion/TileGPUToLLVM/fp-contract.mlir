@@ -50,9 +50,8 @@ tile.func @exact(%p: !tile.ptr<f32>, %a: f32, %b: f32, %c: f32) attributes {tile
 
 // CHECK-LABEL: llvm.func @reduced
 // CHECK: llvm.fmul %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : vector<2xf32>
-// CHECK: %[[E0:.*]] = llvm.extractelement
-// CHECK: %[[E1:.*]] = llvm.extractelement
-// CHECK: llvm.fadd %[[E0]], %[[E1]] {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK: llvm.extractelement
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : f32
 // PTX-LABEL: .entry reduced
 // PTX-NOT: add.rn.f32
 // PTX: fma.rn.f32
