@@ -107,6 +107,9 @@ def main():
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0,
                         help="start no shape after this many seconds")
+    parser.add_argument("--slot-controls", action="store_true",
+                        help="also time the database's kernel in a second slot, and the "
+                        "tuned kernel writing the database launch's output")
     parser.add_argument("--out", default="interleaved.jsonl")
     parser.add_argument("--work", default=None, help="the caches' directory")
     parser.add_argument("--database", default=None,
@@ -179,8 +182,8 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
     launches = {}  # name -> (callable, output)
     configs, sources = {}, {}
 
-    def add_tile(name, kernel):
-        y = torch.empty_like(x)
+    def add_tile(name, kernel, y=None):
+        y = torch.empty_like(x) if y is None else y
         launcher = kernel[grid]
         launcher(y, x, *scalars)
         torch.cuda.synchronize()
@@ -209,6 +212,13 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
 
     add_tile("untuned", tile.load(*paths, DTYPE=dtype, cache_dir=main_dir, tuning="defaults"))
     add_tile("database", tile.load(*paths, DTYPE=dtype, cache_dir=db_dir))
+
+    if args.slot_controls:
+        # Controls for the timing itself: the database's kernel again in a
+        # slot of its own (another output buffer), and the tuned kernel
+        # writing the database launch's output buffer (launches[...][1]).
+        add_tile("database@2", tile.load(*paths, DTYPE=dtype, cache_dir=db_dir))
+        add_tile("tuned@database_y", kernel, launches["database"][1])
 
     if exhaustive:
         exh_dir = os.path.join(work, dtype, "exhaust-%dx%d" % (m, n))

@@ -93,6 +93,19 @@ std::string KernelSpecialization::str() const {
   return llvm::join(entries, ",");
 }
 
+void mlir::tile::addSpecializeArgumentsPass(
+    OpPassManager &pm, const KernelSpecialization &specialization) {
+  if (specialization.str().empty())
+    return;
+  TileSpecializeArgumentsOptions hints;
+  for (auto [index, value] : llvm::enumerate(specialization.divisibility))
+    if (value > 1)
+      hints.divisibility.push_back(std::to_string(index) + ":" +
+                                   std::to_string(value));
+  hints.ones = llvm::to_vector(specialization.ones);
+  pm.addPass(createTileSpecializeArguments(hints));
+}
+
 llvm::Expected<KernelSpecialization>
 mlir::tile::specializeArguments(FuncOp kernel, llvm::ArrayRef<KernelArg> args) {
   if (args.size() != kernel.getNumArguments())
@@ -282,15 +295,7 @@ mlir::tile::compileKernel(FuncOp kernel,
 
   // The pipeline, after the specialization's hints.
   PassManager pm(context);
-  if (!specialization.str().empty()) {
-    TileSpecializeArgumentsOptions hints;
-    for (auto [index, value] : llvm::enumerate(specialization.divisibility))
-      if (value > 1)
-        hints.divisibility.push_back(std::to_string(index) + ":" +
-                                     std::to_string(value));
-    hints.ones = llvm::to_vector(specialization.ones);
-    pm.addPass(createTileSpecializeArguments(hints));
-  }
+  addSpecializeArgumentsPass(pm, specialization);
   TileToPTXOptions pipeline;
   pipeline.chip = options.chip;
   pipeline.features = features;

@@ -423,7 +423,12 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
     if (estimate && !estimate->spills) {
       candidate.estimate = estimate->seconds;
       candidate.rank = *estimate;
-    } else if (!estimate) {
+    } else if (estimate) {
+      // Spills by the estimate: after every one that fits, the nearest to
+      // fitting first (isRankedBefore), not in the space's order (NUM_WARPS=1
+      // and 2 first, the worst spills).
+      candidate.rank = *estimate;
+    } else {
       llvm::consumeError(estimate.takeError());
     }
     order.push_back(&candidate);

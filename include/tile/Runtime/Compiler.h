@@ -38,6 +38,7 @@
 #include <vector>
 
 namespace mlir {
+class OpPassManager;
 class DialectRegistry;
 namespace tile {
 
@@ -110,6 +111,12 @@ struct KernelSpecialization {
 /// argument that breaks such a hint is an error.
 llvm::Expected<KernelSpecialization>
 specializeArguments(FuncOp kernel, llvm::ArrayRef<KernelArg> args);
+
+/// Adds tile-specialize-arguments with `specialization`'s promises to `pm`
+/// (nothing where it promises nothing): what a launch's compilation runs
+/// first, and what the cost model runs before it judges the loops.
+void addSpecializeArgumentsPass(OpPassManager &pm,
+                                const KernelSpecialization &specialization);
 
 /// The warps per block `kernel` runs with: its `tile.num_warps`, else
 /// `options.numWarps`.

@@ -7,11 +7,15 @@
 //
 // The kernel's first program is counted (tile/Analysis/ProgramCost.h): the
 // bytes it moves, the bytes its loads have in flight, its tile elements,
-// its dot FLOPs and its dependent steps. Its registers per thread come from
-// the register estimate (tile/Analysis/RegisterEstimate.h), and with its
-// threads they give the programs an SM holds. Of a one-dimensional grid,
-// the programs with work count (P; a grid-stride loop leaves those past the
-// last item idle, found by bisection over the programs' counts). Then, for
+// its dot FLOPs and its dependent steps. Which of its loops are pipelined,
+// and how, is asked of tile-pipeline-loops on the kernel specialized as the
+// launch compiles it (specializeArguments: the divisibility of its integer
+// arguments decides whether rows can be staged through shared memory). Its
+// registers per thread come from the register estimate
+// (tile/Analysis/RegisterEstimate.h), and with its threads they give the
+// programs an SM holds. Of a one-dimensional grid, the programs with work
+// count (P; a grid-stride loop leaves those past the last item idle, found
+// by bisection over the programs' counts). Then, for
 // P programs on S SMs, each holding B of them:
 //
 //   memory   = P x bytes / (bandwidth x min(1, in flight per SM /
@@ -49,7 +53,9 @@
 //
 // A configuration whose tiles cannot fit in registers by the estimate
 // spills: its time is infinite, so that it is never chosen over one that
-// fits.
+// fits; of two that spill, the one whose estimate exceeds its register
+// budget by less ranks first (isRankedBefore), so that a search that times
+// spilling configurations at all times the nearest to fitting first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +178,9 @@ struct LaunchEstimate {
   /// Registers per thread (the estimate, with the reserve), threads per
   /// program, programs per SM, programs.
   unsigned registers = 0, threads = 0, blocksPerSM = 0;
+  /// The registers per thread ptxas may use (getRegisterBudget): `spills`
+  /// where `registers` is above it.
+  unsigned budget = 0;
   /// Of blocksPerSM, those the kernel's tile.min_blocks_per_sm guarantees:
   /// ptxas holds a kernel to the registers that many blocks leave each
   /// thread, but may give one that asks for fewer blocks more registers
@@ -193,8 +202,13 @@ struct LaunchEstimate {
   std::string str() const;
 };
 
-/// Whether the model ranks launch `a` before launch `b`: faster; or as fast
-/// with more of its blocks per SM guaranteed (guaranteedBlocksPerSM); or
+/// Whether the model ranks launch `a` before launch `b`: faster; of two
+/// that spill by the register estimate (both infinite), the one whose
+/// estimate is the smaller multiple of its budget (LayerNorm backward at
+/// rows of 16384: 8 and 16 warps, 1.6-1.75 times, before 1 and 2, 6-12
+/// times, which ptxas could not compile or spilled 8-10 KB a thread, and
+/// which took all 32 of run 99's tune slots, in the space's order); or as
+/// fast with more of its blocks per SM guaranteed (guaranteedBlocksPerSM); or
 /// as fast and as guaranteed with more threads resident per SM, whose
 /// warps hide one another's latency (measured with Nsight Compute on the
 /// H100, run 28h: RMSNorm backward bf16 at 4096 x 4096 with 8 warps per SM

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""A shipped tuning database updated from a run's tunes, champion and
+challenger: a record the run measured replaces the shipped one only where it
+was faster by more than the noise.
+
+bench/issue27_interleaved.py times, at each shape, the launch that takes
+the shipped database's record (`database`) beside the run's own tune
+(`tuned`), in one process, in turn, over hundreds of rounds, and exports the
+tunes (--export). Shipping every new tune in place of the old record churns
+the database by the tuner's own noise: at launches of 10-20 us the tuner's
+finalists lie a few percent apart and its choice changes from run to run
+(runs 55 and 56, docs/tuning.md), so each run's database misses the next
+run's tune at a few shapes. Here a shipped record stays unless the run
+timed the tune's choice faster than it by more than --margin (default 1%,
+the spread of one configuration timed in two slots at those launches); a
+bucket with no shipped record, or whose record the launch did not take,
+gets the tune's.
+
+  python3 bench/tune_db_merge.py --shipped tuning/h100.txt \\
+      --run RUN-f32.jsonl[.xz] ... --tuned RUN-tuned-f32.txt ... \\
+      [--margin 0.01] --out NEW.txt
+
+Entries are matched by their key (the `entry` line: the GPU, the kernels'
+text, the fixed parameters and the shape bucket), shapes to entries by the
+bucket the launch's message names (`... ms for f32[4096x2048] ...`). Where
+several shapes share a bucket, the geometric mean of their ratios decides.
+The shipped file's header comments are kept; what changed is printed.
+"""
+
+import argparse
+import json
+import lzma
+import math
+import re
+import sys
+
+HEADER = "tile tuning database 1"
+
+
+def read_database(path):
+    """(comments, {key: lines}) of a tuning database, in file order."""
+    comments, entries, key, started = [], {}, None, False
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if not lines or lines[0] != HEADER:
+        raise SystemExit("%s: not a tuning database (no '%s' line)" % (path, HEADER))
+    for line in lines[1:]:
+        if line.startswith("entry "):
+            key, started = line.split()[1], True
+            entries[key] = [line]
+        elif key is not None and line.strip():
+            entries[key].append(line)
+        elif not started:
+            comments.append(line)
+        else:
+            key = None
+    return comments, entries
+
+
+def field(lines, name):
+    for line in lines:
+        if line.startswith(name + " "):
+            return line[len(name) + 1:]
+    return None
+
+
+def bucket_of(lines):
+    """The text the launch messages quote: its shapes bucket."""
+    return field(lines, "shapes")
+
+
+def read_runs(paths):
+    for path in paths:
+        opener = lzma.open if path.endswith(".xz") else open
+        with opener(path, "rt") as f:
+            for line in f:
+                record = json.loads(line)
+                if record.get("kind") == "shape" and record.get("ok"):
+                    yield record
+
+
+def quoted_bucket(messages):
+    for message in messages:
+        found = re.search(r"ms for (.*)\)$", message)
+        if found:
+            return found.group(1)
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shipped", required=True)
+    parser.add_argument("--run", nargs="+", required=True)
+    parser.add_argument("--tuned", nargs="+", required=True)
+    parser.add_argument("--margin", type=float, default=0.01)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+
+    comments, shipped = read_database(args.shipped)
+    tuned = {}
+    for path in args.tuned:
+        tuned.update(read_database(path)[1])
+    by_bucket = {}
+    for key, lines in tuned.items():
+        by_bucket.setdefault((bucket_of(lines), field(lines, "fixed")), key)
+
+    # Per tuned entry, the ratios database / tuned of the shapes it covers,
+    # where the launch took the shipped record.
+    ratios = {}
+    for record in read_runs(args.run):
+        bucket = quoted_bucket(record["source"].get("tuned", []))
+        fixed = "DTYPE=%s" % record["dtype"]
+        key = by_bucket.get((bucket, fixed))
+        if key is None:
+            continue
+        from_shipped = any("shipped tuning database" in m
+                           for m in record["source"].get("database", []))
+        ratio = record["ms"]["database"] / record["ms"]["tuned"] if from_shipped else None
+        ratios.setdefault(key, []).append(ratio)
+
+    merged = dict(shipped)
+    kept = replaced = added = 0
+    for key, lines in tuned.items():
+        measured = ratios.get(key, [])
+        if key in shipped and measured and all(r is not None for r in measured):
+            mean = math.exp(sum(math.log(r) for r in measured) / len(measured))
+            same = field(shipped[key], "choice") == field(lines, "choice") and \
+                field(shipped[key], "variant") == field(lines, "variant") and \
+                field(shipped[key], "waves") == field(lines, "waves")
+            if same or mean <= 1 + args.margin:
+                kept += 1
+                continue
+            print("replaced %s (%s): the record took %.3f x the tune's time" % (bucket_of(lines), field(lines, "fixed"), mean),
+                  file=sys.stderr)
+            replaced += 1
+        elif key in shipped:
+            replaced += 1
+            print("replaced %s (%s): not measured against it" % (bucket_of(lines), field(lines, "fixed")),
+                  file=sys.stderr)
+        else:
+            added += 1
+        merged[key] = lines
+    with open(args.out, "w") as out:
+        out.write(HEADER + "\n")
+        for line in comments:
+            out.write(line + "\n")
+        for lines in merged.values():
+            out.write("\n".join(lines) + "\n\n")
+    print("kept %d shipped records, replaced %d, added %d; %d in all" %
+          (kept, replaced, added, len(merged)), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
