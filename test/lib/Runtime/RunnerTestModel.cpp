@@ -33,7 +33,7 @@ int runner_test::model(const Command &command) {
   SmallVector<llvm::StringRef> files;
   llvm::StringRef(command.file).split(files, ',');
   struct Row {
-    double seconds;
+    LaunchEstimate rank;
     std::string label, estimate;
   };
   std::vector<Row> rows;
@@ -108,13 +108,15 @@ int runner_test::model(const Command &command) {
               p.clusterReductions, estimate->activePrograms);
         }
         rows.push_back(
-            {estimate->seconds,
+            {*estimate,
              llvm::sys::path::stem(file).str() + ": " + labelled.str(), text});
       }
     }
   }
-  llvm::stable_sort(
-      rows, [](const Row &a, const Row &b) { return a.seconds < b.seconds; });
+  // In the order the tuner times them (isRankedBefore).
+  llvm::stable_sort(rows, [](const Row &a, const Row &b) {
+    return isRankedBefore(a.rank, b.rank);
+  });
   for (const Row &row : rows)
     llvm::outs() << row.label << ": " << row.estimate << "\n";
   return 0;
