@@ -29,7 +29,7 @@
 // tile.param BLOCK_K = 32 in 16, 32, 64, 128
 // tile.param GROUP_M = 8 in 1, 4, 8, 16
 // tile.param NUM_WARPS = 4 in 1, 2, 4, 8
-// tile.param NUM_STAGES = 3 in 1, 2, 3, 4
+// tile.param NUM_STAGES = 3 in 1, 2, 3, 4, 5, 6
 // tile.param DTYPE = f16 in f32, f16, bf16, f8E4M3FN, f8E5M2
 // tile.param C_DTYPE = DTYPE in f32, f16, bf16, f8E4M3FN, f8E5M2
 
