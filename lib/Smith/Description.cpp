@@ -145,6 +145,9 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
   // Only programs with dots say K (older descriptions have none).
   if (p.dotK)
     root["dot_k"] = p.dotK;
+  // Only kernels that keep each float operation rounded say so.
+  if (!p.fpContract)
+    root["fp_contract"] = false;
   os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }
 
@@ -302,6 +305,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   p.innerStages = r.integer(*root, "inner_stages", 0);
   p.specials = r.boolean(*root, "specials");
   p.dotK = r.integer(*root, "dot_k", 0);
+  p.fpContract = r.boolean(*root, "fp_contract", true);
   auto array = [&](llvm::StringRef key) -> const json::Array * {
     const json::Array *a = root->getArray(key);
     if (!a)

@@ -59,6 +59,7 @@ Program Generator::generate() {
     chooseOutputs(1, 2);
   }
   removeDeadOps(program);
+  program.fpContract = !contractRng.chance(0.2);
   return program;
 }
 

@@ -87,7 +87,8 @@ public:
         atomicRng(seed ^ 0xbf58476d1ce4e5b9),
         descriptorRng(seed ^ 0x94d049bb133111eb),
         dotDescriptorRng(seed ^ 0xd6e8feb86659fd93),
-        float8Rng(seed ^ 0x2545f4914f6cdd1d), dots(dots) {
+        float8Rng(seed ^ 0x2545f4914f6cdd1d),
+        contractRng(seed ^ 0x4cf5ad432745937f), dots(dots) {
     program.seed = seed;
   }
   Program generate();
@@ -217,6 +218,9 @@ private:
   /// Whether a float buffer holds 8-bit floats (Storage): a stream of its
   /// own, as the others.
   Random float8Rng;
+  /// Whether the kernel keeps every float operation rounded on its own
+  /// (tile.fp_contract = false): a stream of its own too.
+  Random contractRng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

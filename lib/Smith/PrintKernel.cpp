@@ -226,7 +226,8 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
     if (arg.divisibility)
       os << " {tile.divisibility = " << arg.divisibility << " : i64}";
   }
-  os << ")\n    attributes {tile.num_warps = " << p.numWarps << " : i32} {\n";
+  os << ")\n    attributes {tile.num_warps = " << p.numWarps << " : i32"
+     << (p.fpContract ? "" : ", tile.fp_contract = false") << "} {\n";
   auto lines = [&](llvm::ArrayRef<std::string> text, llvm::StringRef indent) {
     for (const std::string &line : text)
       os << indent << line << "\n";

@@ -203,6 +203,12 @@ std::optional<Program> smith::getSimplification(const Program &program,
         return true;
       },
       +[](Program &q) {
+        if (q.fpContract)
+          return false;
+        q.fpContract = true;
+        return true;
+      },
+      +[](Program &q) {
         if (!q.sizesAreArgs)
           return false;
         q.sizesAreArgs = false;

@@ -409,6 +409,9 @@ struct Program {
   int64_t innerStages = 0;
   /// Some input elements are inf, -inf or NaN.
   bool specials = false;
+  /// Float multiplies and adds may fuse into FMAs (the default); false
+  /// prints `tile.fp_contract = false` on the kernel.
+  bool fpContract = true;
   /// K, the inner dimension of dots (Lhs and Rhs values): a power of two,
   /// 0 in a program without them.
   int64_t dotK = 0;
