@@ -59,6 +59,12 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
     kernel starts with a cluster barrier, so that no block writes into one
     that has not started. Clusters need sm_90 or later: for an older `chip`
     the pass fails with an error.
+
+    Every float `fmul`, `fadd` and `fsub` of a kernel, those of its
+    reductions included, carries LLVM's `contract` flag, so that NVPTX fuses
+    a multiply and the add of its result into one `fma.rn` (CUDA's
+    `-fmad=true`, Triton's `enable_fp_fusion`); a kernel with
+    `tile.fp_contract = false` keeps each operation rounded on its own.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
