@@ -36,7 +36,8 @@
 #             torch.softmax and a copy timed in turn in one process) for
 #             $I27_DTYPES at $I27_SHAPES (default: its sweep), with
 #             --exhaust $I27_EXHAUST, --database $I27_DATABASE and
-#             --export $I27_EXPORT, into /tmp/o/$I27_NAME.jsonl (default
+#             --export $I27_EXPORT (and --slot-controls with
+#             I27_SLOT_CONTROLS=1), into /tmp/o/$I27_NAME.jsonl (default
 #             interleaved); the caches stay in $I27_WORK (default
 #             /tmp/tile-i27) for the next call
 #   sweep-parallel
@@ -187,6 +188,7 @@ for step in "$@"; do
     TILE_BUNDLE_SRC=$PWD/dist/tile-gpu/src timeout ${I27_SECONDS:-560} python3 bench/issue27_interleaved.py \
       --dtypes ${I27_DTYPES:-f32,f16,bf16} ${I27_SHAPES:+--shapes $I27_SHAPES} ${I27_EXHAUST:+--exhaust $I27_EXHAUST} \
       ${I27_DATABASE:+--database $I27_DATABASE} ${I27_EXPORT:+--export $I27_EXPORT} \
+      ${I27_SLOT_CONTROLS:+--slot-controls} \
       --seconds ${I27_START_BEFORE:-480} --work ${I27_WORK:-/tmp/tile-i27} \
       --out $o/${I27_NAME:-interleaved}.jsonl > $o/${I27_NAME:-interleaved}.log 2>&1
     echo "interleaved rc=$?" ;;

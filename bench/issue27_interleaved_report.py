@@ -64,6 +64,8 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
           "| ---: | --- |")
     untuned_tuned, untuned_torch, database_tuned, exhaustive, tune_s = [], [], [], [], []
+    # --slot-controls: one kernel in two slots, and two kernels on one output.
+    same_kernel, same_output = [], []
     failed = []
     for key in sorted(shapes, key=lambda k: (["f32", "f16", "bf16"].index(k[0]), -k[1], k[2])):
         record = shapes[key]
@@ -90,6 +92,12 @@ def main():
             value = ms["exhaustive"] / ms["tuned"]
             exhaustive.append((value, label))
             ex = "%.3f" % value
+        # Agreement of two timings (the smaller ratio of the two ways).
+        agree = lambda a, b: min(a / b, b / a)  # noqa: E731
+        if "database@2" in ms:
+            same_kernel.append((agree(ms["database@2"], ms["database"]), label))
+        if "tuned@database_y" in ms:
+            same_output.append((agree(ms["tuned@database_y"], ms["tuned"]), label))
         tune_s.append(record["tune_s"])
         print("| %s | %d | %d | %.1f | %.3f | %.1f | %.3f | %.1f | %.3f | %s | %s | %.1f | %s |" % (
             key[0], key[1], key[2], ms["tuned"] * 1e3, ut, ms["torch"] * 1e3, uo,
@@ -102,6 +110,11 @@ def main():
     print(summary("database / tuned (shapes with a database record)", database_tuned,
                   (0.98, 1.00)))
     print(summary("tuned (top 32) / exhaustive", exhaustive, (0.98, 1.00)))
+    if same_kernel:
+        print(summary("slot controls: the database's kernel timed in two slots "
+                      "(the two times' agreement)", same_kernel, (0.98, 0.99)))
+        print(summary("slot controls: the tuned kernel on its own output and on the "
+                      "database launch's (agreement)", same_output, (0.98, 0.99)))
     if tune_s:
         print("tune (Kernel.tune, top 32, in process): median %.1f s, longest %.1f s, over %d shapes"
               % (statistics.median(tune_s), max(tune_s), len(tune_s)))
