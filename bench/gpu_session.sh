@@ -188,7 +188,7 @@ for step in "$@"; do
     TILE_BUNDLE_SRC=$PWD/dist/tile-gpu/src timeout ${I27_SECONDS:-560} python3 bench/issue27_interleaved.py \
       --dtypes ${I27_DTYPES:-f32,f16,bf16} ${I27_SHAPES:+--shapes $I27_SHAPES} ${I27_EXHAUST:+--exhaust $I27_EXHAUST} \
       ${I27_DATABASE:+--database $I27_DATABASE} ${I27_EXPORT:+--export $I27_EXPORT} \
-      ${I27_SLOT_CONTROLS:+--slot-controls} \
+      $([ "${I27_SLOT_CONTROLS:-0}" = 1 ] && echo --slot-controls) \
       --seconds ${I27_START_BEFORE:-480} --work ${I27_WORK:-/tmp/tile-i27} \
       --out $o/${I27_NAME:-interleaved}.jsonl > $o/${I27_NAME:-interleaved}.log 2>&1
     echo "interleaved rc=$?" ;;

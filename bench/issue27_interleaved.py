@@ -209,16 +209,10 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
     record["tune_report"] = "\n".join(
         line for line in result.report.splitlines() if "inadmissible" not in line)
     add_tile("tuned", kernel)
+    tuned_kernel = kernel
 
     add_tile("untuned", tile.load(*paths, DTYPE=dtype, cache_dir=main_dir, tuning="defaults"))
     add_tile("database", tile.load(*paths, DTYPE=dtype, cache_dir=db_dir))
-
-    if args.slot_controls:
-        # Controls for the timing itself: the database's kernel again in a
-        # slot of its own (another output buffer), and the tuned kernel
-        # writing the database launch's output buffer (launches[...][1]).
-        add_tile("database@2", tile.load(*paths, DTYPE=dtype, cache_dir=db_dir))
-        add_tile("tuned@database_y", kernel, launches["database"][1])
 
     if exhaustive:
         exh_dir = os.path.join(work, dtype, "exhaust-%dx%d" % (m, n))
@@ -252,6 +246,21 @@ def run_shape(torch, tile, record, dtype, m, n, tdtype, main_dir, db_dir,
             record["ok"] = False
     record["max_rel_error"] = {k: float("%.3g" % v) for k, v in errors.items()}
     del ref
+
+    if args.slot_controls:
+        # Controls for the timing itself, added once every output above is
+        # checked (the second writes the database launch's output buffer):
+        # the database's kernel again in a slot of its own (another output
+        # buffer), and the tuned kernel writing the database launch's
+        # output. Both compute what the launches they copy computed.
+        add_tile("database@2", tile.load(*paths, DTYPE=dtype, cache_dir=db_dir))
+        add_tile("tuned@database_y", tuned_kernel, launches["database"][1])
+        for name in ("database@2", "tuned@database_y"):
+            if not torch.equal(launches[name][1], launches["tuned"][1]) and \
+                    not torch.allclose(launches[name][1].double(),
+                                       launches["tuned"][1].double(),
+                                       rtol=TOLERANCE[dtype], atol=1e-6):
+                record["ok"] = False
 
     names = list(launches)
     for i in range(args.warmup):

@@ -72,18 +72,19 @@ bool mlir::tile::isRankedBefore(const LaunchEstimate &a,
                                 const LaunchEstimate &b) {
   if (a.seconds != b.seconds)
     return a.seconds < b.seconds;
-  // Of two that spill by the estimate, the nearer to fitting: the smaller
-  // multiple of its register budget (one that cannot run for another
-  // reason, no block on an SM, last).
-  if (a.spills && b.spills) {
-    auto overflow = [](const LaunchEstimate &e) {
-      return e.budget > 0 && e.registers > e.budget
-                 ? double(e.registers) / e.budget
-                 : std::numeric_limits<double>::infinity();
-    };
-    if (overflow(a) != overflow(b))
-      return overflow(a) < overflow(b);
-  }
+  // Of two as slow (two that spill by the estimate are both infinite), the
+  // nearer to fitting: the smaller multiple of its register budget. One
+  // that does not spill by it, or cannot run for another reason (no block
+  // on an SM, or no estimate), counts as infinitely far, so that the order
+  // stays a strict weak one: each key is the launch's own.
+  auto overflow = [](const LaunchEstimate &e) {
+    return e.spills && e.blocksPerSM > 0 && e.budget > 0 &&
+                   e.registers > e.budget
+               ? double(e.registers) / e.budget
+               : std::numeric_limits<double>::infinity();
+  };
+  if (overflow(a) != overflow(b))
+    return overflow(a) < overflow(b);
   if (a.guaranteedBlocksPerSM != b.guaranteedBlocksPerSM)
     return a.guaranteedBlocksPerSM > b.guaranteedBlocksPerSM;
   // A program alone on its SM idles the SM at each of its barriers, and a
