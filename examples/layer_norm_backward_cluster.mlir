@@ -1,7 +1,8 @@
 // LayerNorm, backward, for rows too long for one program: each row split
 // across the CLUSTER programs of a cluster (a slice of BLOCK_SIZE columns
 // each, with the same slice of the weight), the slices' sums of g and of
-// g * xhat combined across the cluster (tile.cluster_reduce), then
+// g * xhat combined across the cluster in one exchange (tile.cluster_reduce
+// of both), then
 //   dx = rstd * (g - mean(g) - xhat * mean(g * xhat))
 // for the slice, as layer_norm_backward.mlir does for a row in one program.
 // Each program sums dy * xhat and dy over the rows its cluster takes, for
@@ -104,10 +105,9 @@ tile.func @layer_norm_backward(
     // g, and the row's mean(g) and mean(g * xhat).
     %g = arith.mulf %dyf, %wf : tensor<${BLOCK_SIZE}xf32>
     %slice_g = tile.reduce sum %g axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %g_sum = tile.cluster_reduce sum %slice_g : f32
     %gx = arith.mulf %g, %xhat : tensor<${BLOCK_SIZE}xf32>
     %slice_gx = tile.reduce sum %gx axis 0 : tensor<${BLOCK_SIZE}xf32> -> f32
-    %gx_sum = tile.cluster_reduce sum %slice_gx : f32
+    %g_sum, %gx_sum = tile.cluster_reduce sum %slice_g, %slice_gx : f32, f32
     %g_mean = arith.mulf %g_sum, %inv_n : f32
     %gx_mean = arith.mulf %gx_sum, %inv_n : f32
     %gm_tile = tile.splat %g_mean : f32 -> tensor<${BLOCK_SIZE}xf32>

@@ -191,12 +191,11 @@ FailureOr<InterpretCoverage> Executor::run(const InterpretOptions &options) {
   return coverage;
 }
 
-FailureOr<SmallVector<RuntimeValue>> ClusterMeeting::meet(Executor &executor,
-                                                          Operation *op,
-                                                          int32_t rank,
-                                                          RuntimeValue value) {
+FailureOr<SmallVector<SmallVector<RuntimeValue>>>
+ClusterMeeting::meet(Executor &executor, Operation *op, int32_t rank,
+                     SmallVector<RuntimeValue> arrival) {
   std::unique_lock<std::mutex> lock(mutex);
-  auto fail = [&]() -> FailureOr<SmallVector<RuntimeValue>> {
+  auto fail = [&]() -> FailureOr<SmallVector<SmallVector<RuntimeValue>>> {
     broken = true;
     arrivedAll.notify_all();
     return failure();
@@ -212,7 +211,7 @@ FailureOr<SmallVector<RuntimeValue>> ClusterMeeting::meet(Executor &executor,
     return fail();
   }
   at = op;
-  values[rank] = std::move(value);
+  values[rank] = std::move(arrival);
   ++arrived;
   if (arrived == size) {
     met = values;

@@ -65,13 +65,14 @@ class ClusterMeeting {
 public:
   explicit ClusterMeeting(int32_t size) : size(size), values(size) {}
 
-  /// The program of rank `rank` arrives at `op` with `value`. Returns the
+  /// The program of rank `rank` arrives at `op` with `values`. Returns the
   /// values of every program of the cluster, in order of rank, once all
   /// have arrived; fails (reporting why, once) when the programs meet at
   /// different operations, when one finished without arriving, or when
   /// another failed.
-  FailureOr<SmallVector<RuntimeValue>> meet(Executor &executor, Operation *op,
-                                            int32_t rank, RuntimeValue value);
+  FailureOr<SmallVector<SmallVector<RuntimeValue>>>
+  meet(Executor &executor, Operation *op, int32_t rank,
+       SmallVector<RuntimeValue> values);
   /// The program of rank `rank` has finished (or failed).
   void finish(bool failed);
 
@@ -83,7 +84,7 @@ private:
   uint64_t generation = 0;
   bool broken = false, reported = false;
   Operation *at = nullptr;
-  SmallVector<RuntimeValue> values, met;
+  SmallVector<SmallVector<RuntimeValue>> values, met;
 };
 
 class Executor {

@@ -523,25 +523,32 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     return bindI32(executor, op,
                    executor.getNumPrograms(0) / executor.getClusterSize());
   });
-  table.add<ClusterReduceOp>(
-      [](Executor &executor, Operation *op) -> LogicalResult {
-        auto reduceOp = cast<ClusterReduceOp>(op);
-        const RuntimeValue &value = executor.lookup(reduceOp.getValue());
-        ClusterMeeting *meeting = executor.getClusterMeeting();
-        if (!meeting) {
-          // A cluster of one: the program's own value.
-          executor.bind(reduceOp.getResult(), value);
-          return success();
-        }
-        FailureOr<SmallVector<RuntimeValue>> values = meeting->meet(
-            executor, op, executor.getProgramId(0) % executor.getClusterSize(),
-            value);
-        if (failed(values))
-          return failure();
-        executor.bind(reduceOp.getResult(),
-                      combineInRankOrder(*values, reduceOp.getKind()));
-        return success();
-      });
+  table.add<ClusterReduceOp>([](Executor &executor,
+                                Operation *op) -> LogicalResult {
+    auto reduceOp = cast<ClusterReduceOp>(op);
+    SmallVector<RuntimeValue> values;
+    for (Value value : reduceOp.getValues())
+      values.push_back(executor.lookup(value));
+    ClusterMeeting *meeting = executor.getClusterMeeting();
+    if (!meeting) {
+      // A cluster of one: the program's own values.
+      for (auto [result, value] : llvm::zip(reduceOp.getReduced(), values))
+        executor.bind(result, value);
+      return success();
+    }
+    FailureOr<SmallVector<SmallVector<RuntimeValue>>> byRank = meeting->meet(
+        executor, op, executor.getProgramId(0) % executor.getClusterSize(),
+        std::move(values));
+    if (failed(byRank))
+      return failure();
+    for (auto [i, result] : llvm::enumerate(reduceOp.getReduced())) {
+      SmallVector<RuntimeValue> column;
+      for (const SmallVector<RuntimeValue> &rankValues : *byRank)
+        column.push_back(rankValues[i]);
+      executor.bind(result, combineInRankOrder(column, reduceOp.getKind()));
+    }
+    return success();
+  });
   table.add<ProgramIdOp>([](Executor &executor,
                             Operation *op) -> LogicalResult {
     int32_t id = executor.getProgramId(

@@ -110,3 +110,51 @@ tile.func @diverge(%out: !tile.ptr<f32>) attributes {tile.cluster_size = 2 : i32
   tile.store %p, %r : !tile.ptr<f32>
   tile.return
 }
+
+// Several values in one reduction, of different types, each reduced on its
+// own: program x of a cluster of 2 along x contributes v = x + 1 as i32,
+// v / 4 as f32 and 2^40 x v as i64 (the i64 past 32 bits); each gets the
+// cluster's sums (1 + 2 = 3, 0.75, 3 x 2^40 = 3298534883328) and, from a
+// second reduction of two values, the maxima (2, 0.5).
+// RUN: tile-run %s --kernel several --target=cpu --grid 2 --arg 'i32[2x2]=zeros' \
+// RUN:   --arg 'f32[2x2]=zeros' --arg 'i64[2]=zeros' --out 0=%t.i.npy --out 1=%t.f.npy \
+// RUN:   --out 2=%t.l.npy
+// RUN: %reference print %t.i.npy | FileCheck %s --check-prefix=SEVERAL-I
+// RUN: %reference print %t.f.npy | FileCheck %s --check-prefix=SEVERAL-F
+// RUN: %reference print %t.l.npy | FileCheck %s --check-prefix=SEVERAL-L
+// SEVERAL-I:      i32[2x2]
+// SEVERAL-I-NEXT: 3 2
+// SEVERAL-I-NEXT: 3 2
+// SEVERAL-F:      f32[2x2]
+// SEVERAL-F-NEXT: 0.75 0.5
+// SEVERAL-F-NEXT: 0.75 0.5
+// SEVERAL-L:      i64[2]
+// SEVERAL-L-NEXT: 3298534883328 3298534883328
+tile.func @several(%ints: !tile.ptr<i32>, %floats: !tile.ptr<f32>, %longs: !tile.ptr<i64>)
+    attributes {tile.cluster_size = 2 : i32} {
+  %x = tile.program_id x : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %quarter = arith.constant 0.25 : f32
+  %shift = arith.constant 40 : i64
+  %v = arith.addi %x, %c1 : i32
+  %vf0 = arith.sitofp %v : i32 to f32
+  %vf = arith.mulf %vf0, %quarter : f32
+  %vl0 = arith.extsi %v : i32 to i64
+  %vl = arith.shli %vl0, %shift : i64
+  %si, %sf, %sl = tile.cluster_reduce sum %v, %vf, %vl : i32, f32, i64
+  %mi, %mf = tile.cluster_reduce max %v, %vf : i32, f32
+  %at = arith.muli %x, %c2 : i32
+  %at1 = arith.addi %at, %c1 : i32
+  %pi = tile.addptr %ints, %at : !tile.ptr<i32>, i32
+  %pi1 = tile.addptr %ints, %at1 : !tile.ptr<i32>, i32
+  %pf = tile.addptr %floats, %at : !tile.ptr<f32>, i32
+  %pf1 = tile.addptr %floats, %at1 : !tile.ptr<f32>, i32
+  %pl = tile.addptr %longs, %x : !tile.ptr<i64>, i32
+  tile.store %pi, %si : !tile.ptr<i32>
+  tile.store %pi1, %mi : !tile.ptr<i32>
+  tile.store %pf, %sf : !tile.ptr<f32>
+  tile.store %pf1, %mf : !tile.ptr<f32>
+  tile.store %pl, %sl : !tile.ptr<i64>
+  tile.return
+}

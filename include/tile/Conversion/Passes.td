@@ -52,12 +52,12 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
     A kernel with `tile.cluster_size = N` (N > 1) becomes a kernel of
     clusters of N blocks (`nvvm.cluster_dim`, PTX's `.reqnctapercluster`);
     its `tile.cluster_reduce` goes through distributed shared memory: each
-    block writes its value into a slot of every block of the cluster
-    (`mapa`, `st.shared::cluster`), the cluster meets at
-    `barrier.cluster.arrive` (release) and `barrier.cluster.wait`
-    (acquire), and each block combines its slots in order of rank. The
-    kernel starts with a cluster barrier, so that no block writes into one
-    that has not started. Clusters need sm_90 or later: for an older `chip`
+    block sends its values into a slot of every block of the cluster
+    (`mapa`, `st.async` completing the receiver's mbarrier with their
+    bytes), waits on its own mbarrier's phase for the cluster's values (all
+    the values of one reduction in one phase), and combines its slots in
+    order of rank. The kernel starts with a cluster barrier, so that no
+    block writes into one that has not started. Clusters need sm_90 or later: for an older `chip`
     the pass fails with an error.
 
     Every float `fmul`, `fadd` and `fsub` of a kernel, those of its

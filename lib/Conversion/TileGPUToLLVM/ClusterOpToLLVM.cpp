@@ -5,17 +5,22 @@
 // tile.cluster_reduce exchanges values through distributed shared memory,
 // with mbarriers (no cluster barrier, no memory fence, per round):
 //
-//  1. round k of a reduction uses buffer k % 2 of its slots (N values) and
-//     the mbarrier of that buffer, whose phase k / 2 it waits for (parity
-//     (k / 2) % 2); a per-thread counter holds k;
-//  2. thread 0 arrives on its block's mbarrier, expecting N values' bytes
-//     (mbarrier.arrive.expect_tx: the phase completes when they are in);
-//  3. threads 0 to N-1 send the block's value into slot `rank` of block
-//     `tid`'s buffer, signalling that block's mbarrier with its bytes
-//     (mapa, then st.async ... mbarrier::complete_tx::bytes);
+//  1. round k of a reduction uses buffer k % 2 of its slots (N slots for
+//     each of its V values, value-major) and the mbarrier of that buffer,
+//     whose phase k / 2 it waits for (parity (k / 2) % 2); a per-thread
+//     counter holds k;
+//  2. thread 0 arrives on its block's mbarrier, expecting the N x V
+//     values' bytes (mbarrier.arrive.expect_tx: the phase completes when
+//     they are in);
+//  3. threads 0 to N-1 send the block's V values into slot `rank` of each
+//     value in block `tid`'s buffer, signalling that block's mbarrier with
+//     their bytes (mapa, then st.async ... mbarrier::complete_tx::bytes);
 //  4. every thread waits for the phase (mbarrier.try_wait.parity), then
-//     combines its own block's N slots in order of rank, so every block of
-//     the cluster gets the same result.
+//     combines its own block's N slots of each value in order of rank, so
+//     every block of the cluster gets the same results.
+//
+// Values reduced by one operation share the round: one wait for the
+// cluster, however many values.
 //
 // Two buffers suffice when every thread of a block has read round k's
 // slots before the block sends round k + 1 (a block sends round k + 2 into
@@ -107,16 +112,25 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     int64_t size = getClusterSize(op, info);
     if (size == 1) {
-      rewriter.replaceOp(op, adaptor.getValue());
+      rewriter.replaceOp(op, adaptor.getValues());
       return success();
     }
     Location loc = op.getLoc();
-    Type type = adaptor.getValue().getType();
-    Type accType = getAccumulatorType(type);
-    int64_t bytes = accType.getIntOrFloatBitWidth() / 8;
-    Value value = adaptor.getValue();
-    if (accType != type)
-      value = LLVM::FPExtOp::create(rewriter, loc, accType, value);
+    // Each value as it travels (f32 for f16 and bf16), its bytes, and the
+    // stride of the slots (the widest value's bytes).
+    SmallVector<Value> values;
+    SmallVector<int64_t> bytes;
+    int64_t slotBytes = getClusterSlotBytes(op);
+    int64_t txBytes = 0;
+    for (Value value : adaptor.getValues()) {
+      Type accType = getAccumulatorType(value.getType());
+      if (accType != value.getType())
+        value = LLVM::FPExtOp::create(rewriter, loc, accType, value);
+      values.push_back(value);
+      bytes.push_back(accType.getIntOrFloatBitWidth() / 8);
+      txBytes += size * bytes.back();
+    }
+    int64_t numValues = values.size();
 
     Type i32 = rewriter.getI32Type();
     auto i32Const = [&](int64_t v) { return createI32(rewriter, loc, v); };
@@ -139,24 +153,24 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
     Value parity = LLVM::AndOp::create(rewriter, loc, half, i32Const(1));
     Value barrier =
         sharedAt(LLVM::MulOp::create(rewriter, loc, buffer, i32Const(8)));
-    Value bufferOffset =
-        LLVM::MulOp::create(rewriter, loc, buffer, i32Const(size * bytes));
+    Value bufferOffset = LLVM::MulOp::create(
+        rewriter, loc, buffer, i32Const(size * numValues * slotBytes));
     Value slots = LLVM::AddOp::create(rewriter, loc, bufferOffset,
                                       i32Const(kClusterSlotsOffset));
     if (info.clusterLeadingBarrier.contains(op))
       NVVM::Barrier0Op::create(rewriter, loc);
 
-    // 2. Thread 0 expects the N values.
+    // 2. Thread 0 expects the N x V values.
     Value tid = getThreadId(rewriter, loc);
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                        tid, i32Const(0));
     createIf(rewriter, loc, first, [&] {
       NVVM::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, Type(), barrier, i32Const(size * bytes),
+          rewriter, loc, Type(), barrier, i32Const(txBytes),
           NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
     });
 
-    // 3. Threads 0 to N-1 send slot `rank` of block `tid`.
+    // 3. Threads 0 to N-1 send slot `rank` of each value of block `tid`.
     Value rank = NVVM::ClusterId::create(rewriter, loc, i32);
     Value sends = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
                                        tid, i32Const(size));
@@ -164,40 +178,52 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
       auto clusterPtr = LLVM::LLVMPointerType::get(
           rewriter.getContext(),
           static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-      Value slot = sharedAt(LLVM::AddOp::create(
-          rewriter, loc, slots,
-          LLVM::MulOp::create(rewriter, loc, rank, i32Const(bytes))));
-      Value remoteSlot =
-          NVVM::MapaOp::create(rewriter, loc, clusterPtr, slot, tid);
       Value remoteBarrier =
           NVVM::MapaOp::create(rewriter, loc, clusterPtr, barrier, tid);
-      Value word = value;
-      if (!isa<IntegerType>(value.getType()))
-        word = LLVM::BitcastOp::create(
-            rewriter, loc, rewriter.getIntegerType(bytes * 8), value);
-      std::string code = llvm::formatv(
-          "st.async.shared::cluster.mbarrier::complete_tx::bytes.b{0} [$0], "
-          "$1, [$2];",
-          bytes * 8);
-      createPTX(rewriter, loc, code, bytes == 8 ? "l,l,l" : "l,r,l",
-                {toAddress(rewriter, loc, remoteSlot), word,
-                 toAddress(rewriter, loc, remoteBarrier)});
+      Value rankOffset =
+          LLVM::MulOp::create(rewriter, loc, rank, i32Const(slotBytes));
+      Value rankSlots = LLVM::AddOp::create(rewriter, loc, slots, rankOffset);
+      for (int64_t j = 0; j < numValues; ++j) {
+        Value slot = sharedAt(LLVM::AddOp::create(
+            rewriter, loc, rankSlots, i32Const(j * size * slotBytes)));
+        Value remoteSlot =
+            NVVM::MapaOp::create(rewriter, loc, clusterPtr, slot, tid);
+        Value word = values[j];
+        if (!isa<IntegerType>(word.getType()))
+          word = LLVM::BitcastOp::create(
+              rewriter, loc, rewriter.getIntegerType(bytes[j] * 8), word);
+        std::string code = llvm::formatv(
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b{0} "
+            "[$0], $1, [$2];",
+            bytes[j] * 8);
+        createPTX(rewriter, loc, code, bytes[j] == 8 ? "l,l,l" : "l,r,l",
+                  {toAddress(rewriter, loc, remoteSlot), word,
+                   toAddress(rewriter, loc, remoteBarrier)});
+      }
     });
 
-    // 4. The round is complete: this block's slots, in order of rank.
+    // 4. The round is complete: this block's slots of each value, in order
+    // of rank.
     createMBarrierWait(rewriter, loc, barrier, parity);
-    Value total;
-    for (int64_t k = 0; k < size; ++k) {
-      Value address = sharedAt(
-          LLVM::AddOp::create(rewriter, loc, slots, i32Const(k * bytes)));
-      Value partial =
-          LLVM::LoadOp::create(rewriter, loc, accType, address, bytes);
-      total = total ? createCombine(rewriter, loc, op.getKind(), total, partial)
+    SmallVector<Value> results;
+    for (auto [j, result] : llvm::enumerate(op.getReduced())) {
+      Type accType = values[j].getType();
+      Value total;
+      for (int64_t k = 0; k < size; ++k) {
+        Value address = sharedAt(LLVM::AddOp::create(
+            rewriter, loc, slots, i32Const((j * size + k) * slotBytes)));
+        Value partial =
+            LLVM::LoadOp::create(rewriter, loc, accType, address, bytes[j]);
+        total = total
+                    ? createCombine(rewriter, loc, op.getKind(), total, partial)
                     : partial;
+      }
+      Type type = getTypeConverter()->convertType(result.getType());
+      if (accType != type)
+        total = LLVM::FPTruncOp::create(rewriter, loc, type, total);
+      results.push_back(total);
     }
-    if (accType != type)
-      total = LLVM::FPTruncOp::create(rewriter, loc, type, total);
-    rewriter.replaceOp(op, total);
+    rewriter.replaceOp(op, results);
     return success();
   }
 
@@ -205,6 +231,14 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
 };
 
 } // namespace
+
+int64_t mlir::tilegpu::getClusterSlotBytes(tile::ClusterReduceOp op) {
+  int64_t slotBytes = 4;
+  for (Type type : op.getValues().getTypes())
+    slotBytes = std::max<int64_t>(
+        slotBytes, getAccumulatorType(type).getIntOrFloatBitWidth() / 8);
+  return slotBytes;
+}
 
 void mlir::tilegpu::populateClusterOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,

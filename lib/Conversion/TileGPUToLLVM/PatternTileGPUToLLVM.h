@@ -155,6 +155,10 @@ SmallVector<int64_t> getConversionScratchStrides(ArrayRef<int64_t> shape,
 /// A cluster reduction's scratch: its two mbarriers (8 bytes each) at byte 0
 /// and 8, its two buffers of slots from this byte on.
 constexpr int64_t kClusterSlotsOffset = 16;
+/// The bytes between a cluster reduction's slots: its widest value's, as it
+/// travels (4 or 8). A buffer holds N slots of each value, N the cluster's
+/// size.
+int64_t getClusterSlotBytes(tile::ClusterReduceOp op);
 
 /// The type partial results of a reduction are kept in (f32 for f16 and
 /// bf16).

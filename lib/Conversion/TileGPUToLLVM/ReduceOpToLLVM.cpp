@@ -80,13 +80,14 @@ int64_t mlir::tilegpu::getSharedMemoryBytes(Operation *op) {
   }
   if (auto reduce = dyn_cast<tile::ClusterReduceOp>(op)) {
     // Two mbarriers, then two buffers of a slot per program of the cluster
-    // (none for clusters of one): see ClusterOpToLLVM.cpp.
+    // for each value (none for clusters of one): see ClusterOpToLLVM.cpp.
     auto kernel = op->getParentOfType<tile::FuncOp>();
     int64_t size = kernel ? tile::TileDialect::getClusterSize(kernel) : 1;
     if (size == 1)
       return 0;
-    Type acc = getAccumulatorType(reduce.getType());
-    return kClusterSlotsOffset + 2 * size * (acc.getIntOrFloatBitWidth() / 8);
+    return kClusterSlotsOffset +
+           2 * size * static_cast<int64_t>(reduce.getValues().size()) *
+               getClusterSlotBytes(reduce);
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     RankedTensorType type = convert.getType();

@@ -45,11 +45,14 @@
 // CHECK: %[[SENDS:.*]] = llvm.icmp "ult" %[[TID]], %{{.*}} : i32
 // CHECK: llvm.cond_br %[[SENDS]], ^[[SEND:.*]], ^[[WAIT:.*]]
 // CHECK: ^[[SEND]]:
+// CHECK-NEXT: %[[REMOTE_BARRIER:.*]] = nvvm.mapa %[[BARRIER]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: llvm.mul %[[RANK]]
-// CHECK: nvvm.mapa %{{.*}}, %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT: nvvm.mapa %[[BARRIER]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT: llvm.bitcast %{{.*}} : f32 to i32
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "l,r,l"
+// CHECK: %[[REMOTE_SLOT:.*]] = nvvm.mapa %{{.*}}, %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: %[[WORD:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: %[[SLOT_ADDRESS:.*]] = llvm.ptrtoint %[[REMOTE_SLOT]]
+// CHECK-NEXT: %[[BARRIER_ADDRESS:.*]] = llvm.ptrtoint %[[REMOTE_BARRIER]]
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}"st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "l,r,l" %[[SLOT_ADDRESS]], %[[WORD]], %[[BARRIER_ADDRESS]]
+// CHECK-NOT: st.async
 // CHECK: ^[[WAIT]]:
 // CHECK: llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;{{.*}}"l,r" %{{.*}}, %[[PARITY]]
 // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
@@ -204,5 +207,52 @@ tile.func @branches(%out: !tile.ptr<f32>, %x: f32, %c: i1)
     scf.yield %s : f32
   }
   tile.store %out, %r : !tile.ptr<f32>
+  tile.return
+}
+
+// -----
+
+// Several values in one reduction share its round: one mbarrier phase
+// expecting all their bytes (2 programs x (4 + 8) = 24), slots 8 bytes apart
+// (the widest value's), value-major (2 slots of f32, then 2 of i64: 32 bytes
+// a buffer, so 16 + 2 x 32 = 80 bytes of scratch), one send of each value
+// by threads 0 and 1, one wait, then each value's slots combined in order
+// of rank.
+// CHECK-LABEL: llvm.mlir.global internal @reduce_several_shared()
+// CHECK-SAME: !llvm.array<80 x i8>
+// CHECK-LABEL: llvm.func @reduce_several
+// CHECK-SAME: (%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[X:.*]]: f32, %[[L:.*]]: i64)
+// CHECK: %[[BUFFER:.*]] = llvm.and
+// CHECK: %[[STRIDE:.*]] = llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: llvm.mul %[[BUFFER]], %[[STRIDE]]
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(24 : i32)
+// CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]]
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.mapa
+// CHECK: %[[SLOT_BYTES:.*]] = llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[SLOT_BYTES]]
+// CHECK: llvm.bitcast %[[X]] : f32 to i32
+// CHECK: st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "l,r,l"
+// CHECK: llvm.mlir.constant(16 : i32)
+// CHECK: st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [$0], $1, [$2];", "l,l,l" %{{.*}}, %[[L]], %{{.*}}
+// CHECK-NOT: st.async
+// CHECK: mbarrier.try_wait.parity
+// CHECK-NOT: mbarrier.try_wait.parity
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.mlir.constant(8 : i32)
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NEXT: %[[SUM:.*]] = llvm.fadd
+// CHECK: llvm.mlir.constant(16 : i32)
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> i64
+// CHECK: llvm.mlir.constant(24 : i32)
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> i64
+// CHECK-NEXT: %[[LSUM:.*]] = llvm.add
+// CHECK: llvm.insertelement %[[SUM]]
+// CHECK: llvm.insertelement %[[LSUM]]
+tile.func @reduce_several(%out: !tile.ptr<f32>, %lout: !tile.ptr<i64>, %x: f32, %l: i64)
+    attributes {tilegpu.num_warps = 4 : i32, tile.cluster_size = 2 : i32} {
+  %s, %t = tile.cluster_reduce sum %x, %l : f32, i64
+  tile.store %out, %s : !tile.ptr<f32>
+  tile.store %lout, %t : !tile.ptr<i64>
   tile.return
 }

@@ -618,7 +618,17 @@ LogicalResult ClusterRankOp::verify() { return verifyInClusteredKernel(*this); }
 LogicalResult ClusterIdOp::verify() { return verifyInClusteredKernel(*this); }
 LogicalResult NumClustersOp::verify() { return verifyInClusteredKernel(*this); }
 LogicalResult ClusterReduceOp::verify() {
+  if (getValues().empty())
+    return emitOpError("expects at least one value");
   return verifyInClusteredKernel(*this);
+}
+
+LogicalResult ClusterReduceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+  // Each result has its value's type.
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

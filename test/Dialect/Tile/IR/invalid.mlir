@@ -826,8 +826,25 @@ tile.func @reduce_unclustered(%x: f32) {
 
 tile.func @reduce_tile(%x: f32) attributes {tile.cluster_size = 2 : i32} {
   %t = tile.splat %x : f32 -> tensor<4xf32>
-  // expected-error @below {{operand #0 must be f16, bf16 or f32 or 32-bit signless integer or 64-bit signless integer}}
+  // expected-error @below {{operand #0 must be variadic of f16, bf16 or f32 or 32-bit signless integer or 64-bit signless integer}}
   %r = tile.cluster_reduce sum %t : tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_nothing() attributes {tile.cluster_size = 2 : i32} {
+  // expected-error @below {{'tile.cluster_reduce' op expects at least one value}}
+  "tile.cluster_reduce"() <{kind = 1 : i32}> : () -> ()
+  tile.return
+}
+
+// -----
+
+tile.func @reduce_result_types(%x: f32) attributes {tile.cluster_size = 2 : i32} {
+  // expected-error @below {{'tile.cluster_reduce' op inferred type(s) 'f32' are incompatible with return type(s) of operation 'i32'}}
+  // expected-error @below {{'tile.cluster_reduce' op failed to infer returned types}}
+  %r = "tile.cluster_reduce"(%x) <{kind = 1 : i32}> : (f32) -> i32
   tile.return
 }
 

@@ -152,12 +152,14 @@ tile.func @compute(%f: f32, %h: f16) {
 // CHECK: tile.num_clusters : i32
 // CHECK: tile.cluster_reduce max %{{.*}} : f32
 // CHECK: tile.cluster_reduce sum %{{.*}} : i32
-tile.func @clustered(%x: f32, %n: i32) attributes {tile.cluster_size = 4 : i32} {
+// CHECK: %{{.*}}:3 = tile.cluster_reduce sum %{{.*}}, %{{.*}}, %{{.*}} : f32, i32, i64
+tile.func @clustered(%x: f32, %n: i32, %l: i64) attributes {tile.cluster_size = 4 : i32} {
   %rank = tile.cluster_rank : i32
   %id = tile.cluster_id : i32
   %count = tile.num_clusters : i32
   %m = tile.cluster_reduce max %x : f32
   %s = tile.cluster_reduce sum %n : i32
+  %a, %b, %c = tile.cluster_reduce sum %x, %n, %l : f32, i32, i64
   tile.return
 }
 

@@ -178,30 +178,34 @@ def Tile_NumClustersOp : Tile_ClusterOp<"num_clusters", [Pure]> {
 }
 
 def Tile_ClusterReduceOp : Tile_ClusterOp<"cluster_reduce",
-    [SameOperandsAndResultType]> {
-  let summary = "Reduces a scalar across the programs of a cluster";
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Reduces scalars across the programs of a cluster";
   let description = [{
-    Every program of the cluster contributes its `value`; each gets the
-    maximum or the sum of all of them, combined in order of rank, so every
-    program gets the same result. Every program of the cluster must reach
-    the same `tile.cluster_reduce` the same number of times, like a
-    barrier: one that exits first leaves the others waiting (the
-    interpreter reports it; a GPU would hang). Float `max` propagates NaN;
-    integer `max` is signed.
+    Every program of the cluster contributes its `values`; each gets, for
+    each of them, the maximum or the sum over the cluster, combined in
+    order of rank, so every program gets the same results. Every program of
+    the cluster must reach the same `tile.cluster_reduce` the same number
+    of times, like a barrier: one that exits first leaves the others
+    waiting (the interpreter reports it; a GPU would hang). Float `max`
+    propagates NaN; integer `max` is signed.
 
-    On the GPU each program writes its value into every other program's
-    shared memory (distributed shared memory, `mapa` and
-    `st.shared::cluster`), the cluster meets at a barrier with release and
-    acquire semantics, and each program combines the values it received.
+    On the GPU each program writes its values into every other program's
+    shared memory (distributed shared memory, `mapa` and asynchronous
+    stores that complete the receiver's mbarrier), and each program waits
+    for all of them and combines them. Several values of one kind reduced
+    by one operation travel in one exchange: a row's sum and sum of
+    squares cost one wait for the cluster where two operations cost two.
 
     ```mlir
     %row_max = tile.cluster_reduce max %local_max : f32
+    %s1, %s2 = tile.cluster_reduce sum %sum, %sum_sq : f32, f32
     ```
   }];
   let arguments = (ins Tile_ReduceKind:$kind,
-                       AnyTypeOf<[Tile_Float, I32, I64]>:$value);
-  let results = (outs AnyTypeOf<[Tile_Float, I32, I64]>:$result);
-  let assemblyFormat = "$kind $value attr-dict `:` type($result)";
+                       Variadic<AnyTypeOf<[Tile_Float, I32, I64]>>:$values);
+  let results = (outs Variadic<AnyTypeOf<[Tile_Float, I32, I64]>>:$reduced);
+  let assemblyFormat = "$kind $values attr-dict `:` type($values)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
