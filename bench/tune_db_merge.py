@@ -11,23 +11,27 @@ the database by the tuner's own noise: at launches of 10-20 us the tuner's
 finalists lie a few percent apart and its choice changes from run to run
 (runs 55 and 56, docs/tuning.md), so each run's database misses the next
 run's tune at a few shapes. Here a shipped record stays unless the run
-timed the tune's choice faster than it by more than --margin (default 2%:
-the record missed issue 27's bar, 0.98 of tuned; one configuration timed in
-two slots of run 102 came out up to 2.8% apart at launches under 10 us, so a
-smaller margin replaces records by noise); a bucket with no shipped record
-gets the tune's. A shipped record the run did not measure against its tune
-(its shape failed, or the launch did not take it) stays, unless
---replace-unmeasured.
+timed the tune's choice faster than it by more than the noise of that
+timing, which depends on the launch's length: in run 102, one
+configuration timed in two slots came out up to 2.9% apart at launches
+under 10 us and at most 1.4% (mostly under 0.8%) at longer ones. So the
+margin is --short-margin (default 2%, issue 27's bar, 0.98 of tuned) where
+the tune took under --short-us (10 us), and --margin (default 1%) at longer
+launches. A bucket with no shipped record gets the tune's. A shipped record
+the run did not measure against its tune (its shape failed, or the launch
+did not take it) stays, unless --replace-unmeasured.
 
   python3 bench/tune_db_merge.py --shipped tuning/h100.txt \\
       --run RUN-f32.jsonl[.xz] ... --tuned RUN-tuned-f32.txt ... \\
-      [--margin 0.02] [--replace-unmeasured] --out NEW.txt
+      [--margin 0.01] [--short-margin 0.02] [--short-us 10] \\
+      [--replace-unmeasured] --out NEW.txt
 
 Entries are matched by their key (the `entry` line: the GPU, the kernels'
 text, the fixed parameters and the shape bucket), shapes to entries by the
 bucket the launch's message names (`... ms for f32[4096x2048] ...`) and
 their DTYPE (the sweep's launches fix nothing else). Where
-several shapes share a bucket, the geometric mean of their ratios decides.
+several shapes share a bucket, the geometric mean of their ratios decides,
+against the margin of the shortest of their tunes.
 The shipped file's header comments are kept (comments and blank lines
 between records are skipped, as the library's reader skips them); what
 changed is printed.
@@ -99,7 +103,12 @@ def main():
     parser.add_argument("--shipped", required=True)
     parser.add_argument("--run", nargs="+", required=True)
     parser.add_argument("--tuned", nargs="+", required=True)
-    parser.add_argument("--margin", type=float, default=0.02)
+    parser.add_argument("--margin", type=float, default=0.01,
+                        help="how much faster the tune must have been than the record "
+                        "to replace it, at launches of at least --short-us")
+    parser.add_argument("--short-margin", type=float, default=0.02,
+                        help="the margin at launches whose tune took under --short-us")
+    parser.add_argument("--short-us", type=float, default=10.0)
     parser.add_argument("--replace-unmeasured", action="store_true",
                         help="take the tune's record where the run did not time the "
                         "shipped one beside it")
@@ -116,7 +125,7 @@ def main():
 
     # Per tuned entry, the ratios database / tuned of the shapes it covers,
     # where the launch took the shipped record.
-    ratios = {}
+    ratios, shortest = {}, {}
     for record in read_runs(args.run):
         bucket = quoted_bucket(record["source"].get("tuned", []))
         fixed = "DTYPE=%s" % record["dtype"]
@@ -127,6 +136,7 @@ def main():
                            for m in record["source"].get("database", []))
         ratio = record["ms"]["database"] / record["ms"]["tuned"] if from_shipped else None
         ratios.setdefault(key, []).append(ratio)
+        shortest[key] = min(shortest.get(key, math.inf), record["ms"]["tuned"] * 1000)
 
     merged = dict(shipped)
     kept = replaced = added = 0
@@ -137,7 +147,8 @@ def main():
             same = field(shipped[key], "choice") == field(lines, "choice") and \
                 field(shipped[key], "variant") == field(lines, "variant") and \
                 field(shipped[key], "waves") == field(lines, "waves")
-            if same or mean <= 1 + args.margin:
+            margin = args.short_margin if shortest[key] < args.short_us else args.margin
+            if same or mean <= 1 + margin:
                 kept += 1
                 continue
             print("replaced %s (%s): the record took %.3f x the tune's time" % (bucket_of(lines), field(lines, "fixed"), mean),
