@@ -11,8 +11,9 @@ stages:
 
   compile-sm_90, compile-sm_80   tile-opt --tile-to-ptx, specialized as the
                                  runtime specializes this launch (not for
-                                 sm_80 where the kernel has 8-bit buffers:
-                                 their conversions need sm_89)
+                                 sm_80 where the kernel has 8-bit buffers,
+                                 whose conversions need sm_89, or runs in
+                                 clusters, which need sm_90)
   compile-sm_90a-tma             the same for sm_90a with TMA copies
                                  (tma=true), for kernels with dots (their
                                  descriptor loads, or loads proven boxes)
@@ -189,9 +190,11 @@ def check_case(tools, directory, until=None):
     if want("compile"):
         with open(os.path.join(directory, "kernel.mlir")) as f:
             text = f.read()
-        # 8-bit floats convert on sm_89 and later only (cvt ...e4m3x2).
+        # 8-bit floats convert on sm_89 and later only (cvt ...e4m3x2);
+        # clusters of programs need sm_90.
         compiles = [(chip, "chip=" + chip, chip) for chip in CHIPS
-                    if not ("!tile.ptr<f8E" in text and chip == "sm_80")]
+                    if not (("!tile.ptr<f8E" in text or "tile.cluster_size" in text)
+                            and chip == "sm_80")]
         # Descriptor loads, and pointer loads tile-loads-to-descs proves to
         # be boxes, of dot operands.
         if "tile.dot" in text:

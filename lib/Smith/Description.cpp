@@ -148,6 +148,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
   // Only kernels that keep each float operation rounded say so.
   if (!p.fpContract)
     root["fp_contract"] = false;
+  if (p.clusterSize != 1)
+    root["cluster_size"] = p.clusterSize;
   os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }
 
@@ -306,6 +308,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   p.specials = r.boolean(*root, "specials");
   p.dotK = r.integer(*root, "dot_k", 0);
   p.fpContract = r.boolean(*root, "fp_contract", true);
+  p.clusterSize = r.integer(*root, "cluster_size", 1);
   auto array = [&](llvm::StringRef key) -> const json::Array * {
     const json::Array *a = root->getArray(key);
     if (!a)

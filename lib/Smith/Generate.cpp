@@ -33,6 +33,16 @@ using namespace mlir::tile::smith;
 Program Generator::generate() {
   chooseGeometry();
   chooseDots();
+  // A column loop whose row block a cluster of programs splits (sm_90's
+  // thread-block clusters): only scalars are combined across a cluster, so
+  // no dot accumulates over the loop.
+  if (program.columnLoop && program.grid != GridKind::Blocks2D &&
+      !program.dotK && clusterRng.chance(0.3)) {
+    program.clusterSize = clusterRng.pick<int64_t>({2, 4, 8});
+    if (program.grid == GridKind::Persistent)
+      program.programs =
+          program.clusterSize * std::max<int64_t>(1, program.programs / 2);
+  }
   chooseInputs();
   addRandomOps(static_cast<int>(rng.range(2, rng.chance(0.3) ? 28 : 14)));
   if (!program.columnLoop) {
@@ -46,6 +56,9 @@ Program Generator::generate() {
       sources.push_back(pickValue([](int) { return true; }));
     preferDots(sources);
     sources.resize(std::min<size_t>(sources.size(), rng.range(1, 3)));
+    if (program.clusterSize > 1)
+      for (int &source : sources)
+        source = reduceToScalar(source);
     chooseOutputs(0, 1, sources);
     prepareLoopDot();
     phase = 1;
@@ -125,6 +138,33 @@ void Generator::addAccumulator(int source) {
            in.depth + 1};
   }
   add(op, out);
+}
+
+int Generator::reduceToScalar(int source) {
+  while (source >= 0 && program.ops[source].shape != Shape::Scalar) {
+    Shape from = program.ops[source].shape;
+    Op op;
+    op.kind = OpKind::Reduce;
+    op.type = program.ops[source].type;
+    op.operands = {source};
+    op.axis = from == Shape::Tile && program.rank == 2 ? 1 : 0;
+    op.shape = op.axis == 1 ? Shape::Rows : Shape::Scalar;
+    Range in = ranges[source];
+    double n = static_cast<double>(lengthAlong(from, op.axis));
+    Range out{std::min(in.lo * n, in.lo), std::max(in.hi * n, in.hi), false,
+              in.depth + 1};
+    if (isInteger(op.type))
+      out = intRange(out.lo, out.hi, op.type, out.depth);
+    op.reduce = ReduceFn::Sum;
+    if (!fits(out.lo, out.hi)) {
+      op.reduce = ReduceFn::Max;
+      out = {in.lo, in.hi, in.exact, in.depth + 1};
+    }
+    if (!reserveScratch(reduceScratch(from, op.axis, op.type)))
+      return -1;
+    source = add(op, out);
+  }
+  return source;
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,7 +88,8 @@ public:
         descriptorRng(seed ^ 0x94d049bb133111eb),
         dotDescriptorRng(seed ^ 0xd6e8feb86659fd93),
         float8Rng(seed ^ 0x2545f4914f6cdd1d),
-        contractRng(seed ^ 0x4cf5ad432745937f), dots(dots) {
+        contractRng(seed ^ 0x4cf5ad432745937f),
+        clusterRng(seed ^ 0x7fb5d329728ea185), dots(dots) {
     program.seed = seed;
   }
   Program generate();
@@ -105,6 +106,9 @@ private:
   /// The values of this phase that nothing uses, deepest first.
   std::vector<int> sinks();
   void addAccumulator(int source);
+  /// Reductions of `source` down to a scalar (sums where they fit, else
+  /// maxima); -1 where one does not fit the scratch.
+  int reduceToScalar(int source);
   /// A load from a new input buffer of `shape`.
   int addLoad(Shape shape);
   /// A load from `buffer`, a new input buffer.
@@ -221,6 +225,9 @@ private:
   /// Whether the kernel keeps every float operation rounded on its own
   /// (tile.fp_contract = false): a stream of its own too.
   Random contractRng;
+  /// Whether a column loop's row block is split over a cluster of programs
+  /// (Program::clusterSize): a stream of its own too.
+  Random clusterRng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

@@ -127,6 +127,13 @@ private:
   std::vector<size_t> accumulators;
   std::vector<Value> initials;
   Value columnCount, zero, one;
+  /// Each accumulator's value after the loop: the loop's result, or with
+  /// clusters the cluster's (Program::clusterSize).
+  std::vector<std::string> accumulatorResults;
+  /// With clusters: the program's rank, whether it is 0, and the
+  /// tile.cluster_reduce lines after the column loop.
+  Value rank, firstRank, clusterStep;
+  std::vector<std::string> clusterReduces;
 
   const Program &p;
   std::vector<Arg> args;

@@ -192,7 +192,8 @@ std::string smith::getSpecialization(const Program &program) {
 std::string smith::getGrid(const Program &program) {
   switch (program.grid) {
   case GridKind::Blocks:
-    return std::to_string(program.getNumWorkItems());
+    // A cluster of programs per work item with clusters.
+    return std::to_string(program.getNumWorkItems() * program.clusterSize);
   case GridKind::Blocks2D:
     return std::to_string(program.getColBlocks()) + "," +
            std::to_string(program.getRowBlocks());

@@ -69,16 +69,23 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   // The work item this program (or this iteration) handles.
   int64_t numItems = p.getNumWorkItems();
   Value numItemsValue;
+  // With clusters, a cluster takes a work item: its id and count stand for
+  // the program's.
+  bool clusters = p.clusterSize > 1;
+  std::string idText =
+      clusters ? "tile.cluster_id : i32" : "tile.program_id x : i32";
   switch (p.grid) {
   case GridKind::Blocks:
-    item = define("pid", {}, "i32", Top, "tile.program_id x : i32", "pid");
+    item = define("pid", {}, "i32", Top, idText, "pid");
     break;
   case GridKind::Blocks2D:
     break;
   case GridKind::Persistent: {
-    programId = define("pid", {}, "i32", Top, "tile.program_id x : i32", "pid");
-    numPrograms =
-        define("nprog", {}, "i32", Top, "tile.num_programs x : i32", "nprog");
+    programId = define("pid", {}, "i32", Top, idText, "pid");
+    numPrograms = define("nprog", {}, "i32", Top,
+                         clusters ? "tile.num_clusters : i32"
+                                  : "tile.num_programs x : i32",
+                         "nprog");
     if (!p.sizesAreArgs) {
       numItemsValue = constI32(numItems);
     } else if (p.columnLoop) {
@@ -102,11 +109,55 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
     columnCount = colBlocks();
     zero = constI32(0);
     one = constI32(1);
+    if (clusters) {
+      // Program `rank` walks column blocks rank, rank + clusterSize, ...
+      rank = define("rank", {}, "i32", Top, "tile.cluster_rank : i32", "rank");
+      firstRank = compare("eq", rank, zero);
+      clusterStep = constI32(p.clusterSize);
+    }
     for (auto [index, op] : llvm::enumerate(p.ops)) {
       if (op.kind != OpKind::Accumulate)
         continue;
       accumulators.push_back(index);
-      initials.push_back(floatConstant(op.shape, op.type, op.value));
+      Value initial = floatConstant(op.shape, op.type, op.value);
+      // A sum's start counts once in the cluster's: rank 0's.
+      if (clusters && op.reduce == ReduceFn::Sum && op.value != 0) {
+        Value none = floatConstant(op.shape, op.type, 0);
+        initial =
+            define("start", {}, initial.element, Top,
+                   "arith.select " + firstRank.name + ", " + initial.name +
+                       ", " + none.name + " : " + initial.element);
+      }
+      initials.push_back(initial);
+      accumulatorResults.push_back("%accs#" +
+                                   std::to_string(accumulators.size() - 1));
+    }
+    if (clusters) {
+      // One tile.cluster_reduce per kind, of all the accumulators of that
+      // kind (one exchange each).
+      for (ReduceFn kind : {ReduceFn::Sum, ReduceFn::Max}) {
+        std::vector<size_t> of;
+        for (size_t k = 0; k < accumulators.size(); ++k)
+          if (p.ops[accumulators[k]].reduce == kind)
+            of.push_back(k);
+        if (of.empty())
+          continue;
+        std::string name =
+            kind == ReduceFn::Sum ? "%cluster_sums" : "%cluster_maxes";
+        std::string line =
+            name +
+            (of.size() > 1 ? ":" + std::to_string(of.size()) : std::string()) +
+            " = tile.cluster_reduce " +
+            (kind == ReduceFn::Sum ? "sum " : "max ");
+        std::string types;
+        for (auto [j, k] : llvm::enumerate(of)) {
+          line += (j ? ", " : "") + accumulatorResults[k];
+          types += (j ? ", " : "") + typeOf(p.ops[accumulators[k]]);
+          accumulatorResults[k] =
+              of.size() > 1 ? name + "#" + std::to_string(j) : name;
+        }
+        clusterReduces.push_back(line + " : " + types);
+      }
     }
   }
   values.resize(p.ops.size());
@@ -172,17 +223,26 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
        << (p.innerStages
                ? " (tile.num_stages = " + std::to_string(p.innerStages) + ")"
                : std::string())
+       << (clusters
+               ? " split over a cluster of " + std::to_string(p.clusterSize) +
+                     " programs (tile.cluster_reduce)"
+               : std::string())
        << ", ";
   switch (p.grid) {
   case GridKind::Blocks:
-    os << "one program per " << (p.columnLoop ? "row block" : "block");
+    os << "one " << (clusters ? "cluster" : "program") << " per "
+       << (p.columnLoop ? "row block" : "block");
     break;
   case GridKind::Blocks2D:
     os << "a 2-D grid of one program per block";
     break;
   case GridKind::Persistent:
     os << "a persistent grid of " << p.programs << " program"
-       << (p.programs == 1 ? "" : "s");
+       << (p.programs == 1 ? "" : "s")
+       << (clusters ? " (" + std::to_string(p.programs / p.clusterSize) +
+                          " cluster" +
+                          (p.programs / p.clusterSize == 1 ? "" : "s") + ")"
+                    : std::string());
     if (p.numStages)
       os << " (tile.num_stages = " << p.numStages << ")";
     break;
@@ -227,7 +287,11 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
       os << " {tile.divisibility = " << arg.divisibility << " : i64}";
   }
   os << ")\n    attributes {tile.num_warps = " << p.numWarps << " : i32"
-     << (p.fpContract ? "" : ", tile.fp_contract = false") << "} {\n";
+     << (p.fpContract ? "" : ", tile.fp_contract = false")
+     << (clusters ? ", tile.cluster_size = " + std::to_string(p.clusterSize) +
+                        " : i32"
+                  : std::string())
+     << "} {\n";
   auto lines = [&](llvm::ArrayRef<std::string> text, llvm::StringRef indent) {
     for (const std::string &line : text)
       os << indent << line << "\n";
@@ -240,7 +304,16 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   lines(before, indent);
   if (p.columnLoop)
     printColumnLoop(os, indent);
-  lines(after, indent);
+  if (clusters) {
+    // Every program of the cluster holds the row block's accumulators;
+    // rank 0 computes and stores what follows.
+    lines(clusterReduces, indent);
+    os << indent << "scf.if " << firstRank.name << " {\n";
+    lines(after, indent + "  ");
+    os << indent << "}\n";
+  } else {
+    lines(after, indent);
+  }
   if (persistent) {
     os << "  }";
     if (p.numStages)
@@ -255,8 +328,10 @@ void KernelPrinter::printColumnLoop(llvm::raw_ostream &os,
   os << indent;
   if (!accumulators.empty())
     os << "%accs:" << accumulators.size() << " = ";
-  os << "scf.for %col_block = " << zero.name << " to " << columnCount.name
-     << " step " << one.name;
+  bool clusters = p.clusterSize > 1;
+  os << "scf.for %col_block = " << (clusters ? rank.name : zero.name) << " to "
+     << columnCount.name << " step "
+     << (clusters ? clusterStep.name : one.name);
   if (!accumulators.empty()) {
     os << " iter_args(";
     for (auto [k, index] : llvm::enumerate(accumulators)) {

@@ -428,7 +428,7 @@ void KernelPrinter::emitOp(size_t index) {
     // An iter_arg of the column loop; its value after the loop.
     int k = static_cast<int>(llvm::find(accumulators, index) -
                              accumulators.begin());
-    values[index] = Value{"%accs#" + std::to_string(k), dims, element, Item};
+    values[index] = Value{accumulatorResults[k], dims, element, Item};
     return;
   }
   }

@@ -209,6 +209,12 @@ std::optional<Program> smith::getSimplification(const Program &program,
         return true;
       },
       +[](Program &q) {
+        if (q.clusterSize == 1)
+          return false;
+        q.clusterSize = 1;
+        return true;
+      },
+      +[](Program &q) {
         if (!q.sizesAreArgs)
           return false;
         q.sizesAreArgs = false;

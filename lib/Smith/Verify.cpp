@@ -113,6 +113,13 @@ std::string smith::verifyProgram(const Program &program) {
     return "a 2-D grid needs rank 2 and no column loop";
   if (program.programs < 1)
     return "no programs";
+  if (program.clusterSize != 1 &&
+      (!llvm::isPowerOf2_64(program.clusterSize) || program.clusterSize > 8 ||
+       !program.columnLoop || program.grid == GridKind::Blocks2D ||
+       (program.grid == GridKind::Persistent &&
+        program.programs % program.clusterSize != 0)))
+    return "clusters of 2, 4 or 8 programs need a column loop and a 1-D grid "
+           "of a multiple of them";
   if (!llvm::isPowerOf2_64(program.numWarps) || program.numWarps > 32)
     return "num_warps must be a power of two up to 32";
   if (program.dotK != 0 &&
@@ -160,6 +167,9 @@ std::string smith::verifyProgram(const Program &program) {
     if (program.rank == 1 &&
         (op.shape == Shape::Rows || op.shape == Shape::Cols))
       return bad("rows and columns in a rank-1 program");
+    if (program.clusterSize > 1 && op.kind == OpKind::Accumulate &&
+        (op.shape != Shape::Scalar || op.reduce == ReduceFn::Dot))
+      return bad("a cluster combines only scalar sums and maxima");
     if (isDotOperand(op.shape) &&
         (program.dotK == 0 || !takesDotOperands(op.kind)))
       return bad("a dot operand's shape, without dot_k or for this kind");

@@ -407,6 +407,16 @@ struct Program {
   /// tile.num_stages (0: none).
   bool columnLoop = false;
   int64_t innerStages = 0;
+  /// With a column loop: the programs of a row block, in clusters of this
+  /// many along x (tile.cluster_size; 1: no clusters). Program `rank` of a
+  /// cluster walks column blocks rank, rank + clusterSize, ...; its
+  /// accumulators, all scalars, are then combined across the cluster
+  /// (tile.cluster_reduce, one per kind), so every program holds what one
+  /// program walking every column block would; sums start from the
+  /// accumulator's initial value in rank 0 only. Rank 0 alone computes and
+  /// stores the second phase. The grid (or the persistent loop) counts
+  /// clusters.
+  int64_t clusterSize = 1;
   /// Some input elements are inf, -inf or NaN.
   bool specials = false;
   /// Float multiplies and adds may fuse into FMAs (the default); false
