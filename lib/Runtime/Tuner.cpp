@@ -579,7 +579,7 @@ unsigned mlir::tile::getFinalistRepetitions(double fastestMilliseconds,
 /// timing (on an H200, in run 103, five finalists within 5% of each other
 /// all ran slower in their rounds than the sixth configuration's first
 /// timing, which then won, timed once).
-static void sortFinalistsFirst(TuneReport &report) {
+void mlir::tile::sortFinalistsFirst(TuneReport &report) {
   sortByTime(report);
   auto timedEnd = llvm::find_if(report.entries, [](const TuneEntry &e) {
     return e.outcome != TuneEntry::Outcome::Timed;

@@ -214,6 +214,14 @@ unsigned getFinalistRepetitions(double fastestMilliseconds,
 /// "timed", "inadmissible", ...
 llvm::StringRef getOutcomeName(TuneEntry::Outcome outcome);
 
+struct TuneReport;
+/// Orders `report` as the tuner leaves it: the timed entries first, and of
+/// them the finalists (timed again: TuneEntry::confirmedRounds) by the
+/// medians of their rounds, then the others by the search's one timing
+/// (the two kinds of figure are not compared: Tuner.cpp); then the rest,
+/// in search order.
+void sortFinalistsFirst(TuneReport &report);
+
 /// The result of tuneKernel.
 struct TuneReport {
   /// The timed configurations, fastest first, then the others in search

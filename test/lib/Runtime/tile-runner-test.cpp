@@ -454,6 +454,26 @@ int main(int argc, char **argv) {
     llvm::outs() << *programs << "\n";
     return 0;
   }
+  if (mode == "rank-finalists" && argc > 2) {
+    // Each argument MS[:ROUNDS] is a timed entry (ROUNDS: its finalist
+    // rounds); prints the entries in the tuner's order, by their index.
+    TuneReport report;
+    for (int i = 2; i < argc; ++i) {
+      auto [ms, rounds] = llvm::StringRef(argv[i]).split(':');
+      TuneEntry entry;
+      entry.outcome = TuneEntry::Outcome::Timed;
+      if (ms.getAsDouble(entry.milliseconds) ||
+          (!rounds.empty() && rounds.getAsInteger(10, entry.confirmedRounds)))
+        return fail(llvm::createStringError("bad entry '%s'", argv[i]));
+      entry.config.defines = {std::to_string(i - 2)};
+      report.entries.push_back(entry);
+    }
+    sortFinalistsFirst(report);
+    for (const TuneEntry &entry : report.entries)
+      llvm::outs() << entry.config.defines.front() << " ";
+    llvm::outs() << "\n";
+    return 0;
+  }
   if (mode == "finalist-repetitions" && argc == 4) {
     llvm::outs() << getFinalistRepetitions(std::atof(argv[2]),
                                            std::atoi(argv[3]))
