@@ -140,33 +140,6 @@ void Generator::addAccumulator(int source) {
   add(op, out);
 }
 
-int Generator::reduceToScalar(int source) {
-  while (source >= 0 && program.ops[source].shape != Shape::Scalar) {
-    Shape from = program.ops[source].shape;
-    Op op;
-    op.kind = OpKind::Reduce;
-    op.type = program.ops[source].type;
-    op.operands = {source};
-    op.axis = from == Shape::Tile && program.rank == 2 ? 1 : 0;
-    op.shape = op.axis == 1 ? Shape::Rows : Shape::Scalar;
-    Range in = ranges[source];
-    double n = static_cast<double>(lengthAlong(from, op.axis));
-    Range out{std::min(in.lo * n, in.lo), std::max(in.hi * n, in.hi), false,
-              in.depth + 1};
-    if (isInteger(op.type))
-      out = intRange(out.lo, out.hi, op.type, out.depth);
-    op.reduce = ReduceFn::Sum;
-    if (!fits(out.lo, out.hi)) {
-      op.reduce = ReduceFn::Max;
-      out = {in.lo, in.hi, in.exact, in.depth + 1};
-    }
-    if (!reserveScratch(reduceScratch(from, op.axis, op.type)))
-      return -1;
-    source = add(op, out);
-  }
-  return source;
-}
-
 //===----------------------------------------------------------------------===//
 // The mix of operations
 //===----------------------------------------------------------------------===//

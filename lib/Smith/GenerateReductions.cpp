@@ -35,38 +35,57 @@ int64_t Generator::lengthAlong(Shape from, int axis) const {
   llvm_unreachable("unknown shape");
 }
 
-bool Generator::makeReduce() {
-  int x =
-      pickValue([&](int i) { return program.ops[i].shape != Shape::Scalar; });
-  if (x < 0)
-    return false;
+int Generator::addReduce(int x, ReduceFn kind, int axis, Shape shape) {
   Op op;
   op.kind = OpKind::Reduce;
   op.type = program.ops[x].type;
   op.operands = {x};
-  op.reduce = rng.chance(0.55) ? ReduceFn::Sum : ReduceFn::Max;
+  op.reduce = kind;
+  op.axis = axis;
+  op.shape = shape;
   Shape from = program.ops[x].shape;
-  if (from == Shape::Tile && program.rank == 2) {
-    op.axis = rng.chance(0.6) ? 1 : 0;
-    op.shape = op.axis == 1 ? Shape::Rows : Shape::Cols;
-  } else {
-    op.axis = 0;
-    op.shape = Shape::Scalar;
-  }
   Range in = ranges[x];
   Range out{in.lo, in.hi, in.exact, in.depth + 1};
-  if (op.reduce == ReduceFn::Sum) {
-    double n = static_cast<double>(lengthAlong(from, op.axis));
+  if (kind == ReduceFn::Sum) {
+    double n = static_cast<double>(lengthAlong(from, axis));
     out = {std::min(in.lo * n, in.lo), std::max(in.hi * n, in.hi), false,
            in.depth + 1};
     if (isInteger(op.type))
       out = intRange(out.lo, out.hi, op.type, out.depth);
   }
   if (!fits(out.lo, out.hi) ||
-      !reserveScratch(reduceScratch(from, op.axis, op.type)))
+      !reserveScratch(reduceScratch(from, axis, op.type)))
+    return -1;
+  return add(op, out);
+}
+
+bool Generator::makeReduce() {
+  int x =
+      pickValue([&](int i) { return program.ops[i].shape != Shape::Scalar; });
+  if (x < 0)
     return false;
-  add(op, out);
-  return true;
+  ReduceFn kind = rng.chance(0.55) ? ReduceFn::Sum : ReduceFn::Max;
+  Shape from = program.ops[x].shape;
+  int axis = 0;
+  Shape shape = Shape::Scalar;
+  if (from == Shape::Tile && program.rank == 2) {
+    axis = rng.chance(0.6) ? 1 : 0;
+    shape = axis == 1 ? Shape::Rows : Shape::Cols;
+  }
+  return addReduce(x, kind, axis, shape) >= 0;
+}
+
+int Generator::reduceToScalar(int source) {
+  // A rank-2 tile to its rows, then anything to a scalar: sums where they
+  // fit, else maxima.
+  while (source >= 0 && program.ops[source].shape != Shape::Scalar) {
+    bool rows = program.ops[source].shape == Shape::Tile && program.rank == 2;
+    int axis = rows ? 1 : 0;
+    Shape shape = rows ? Shape::Rows : Shape::Scalar;
+    int sum = addReduce(source, ReduceFn::Sum, axis, shape);
+    source = sum >= 0 ? sum : addReduce(source, ReduceFn::Max, axis, shape);
+  }
+  return source;
 }
 
 bool Generator::makeExpand() {

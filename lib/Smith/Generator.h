@@ -109,6 +109,9 @@ private:
   /// Reductions of `source` down to a scalar (sums where they fit, else
   /// maxima); -1 where one does not fit the scratch.
   int reduceToScalar(int source);
+  /// A tile.reduce of `x` by `kind` along `axis` to `shape`; -1 where its
+  /// range or its scratch does not fit.
+  int addReduce(int x, ReduceFn kind, int axis, Shape shape);
   /// A load from a new input buffer of `shape`.
   int addLoad(Shape shape);
   /// A load from `buffer`, a new input buffer.

@@ -179,9 +179,11 @@ std::optional<Program> smith::getSimplification(const Program &program,
         return true;
       },
       +[](Program &q) {
-        if (q.grid != GridKind::Persistent || q.programs < 2)
+        // Whole clusters: half the programs, rounded down to a multiple
+        // of the cluster size.
+        if (q.grid != GridKind::Persistent || q.programs < 2 * q.clusterSize)
           return false;
-        q.programs /= 2;
+        q.programs = q.programs / 2 / q.clusterSize * q.clusterSize;
         return true;
       },
       +[](Program &q) {
