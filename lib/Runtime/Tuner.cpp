@@ -530,7 +530,9 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   }
 
   for (Candidate &candidate : candidates) {
-    if (candidate.pending() && !candidate.entry.timedOnce)
+    // Every timed configuration, so that any can be checked later; those
+    // timed once (stopped early, slow) cannot be finalists.
+    if (candidate.pending())
       timed.push_back(candidate);
     report.entries.push_back(std::move(candidate.entry));
   }
@@ -589,6 +591,33 @@ void mlir::tile::sortFinalistsFirst(TuneReport &report) {
       [](const TuneEntry &e) { return e.confirmedRounds > 0; });
 }
 
+llvm::Error mlir::tile::checkFront(
+    TuneReport &report,
+    llvm::function_ref<llvm::Expected<bool>(TuneEntry &)> check) {
+  while (true) {
+    sortFinalistsFirst(report);
+    if (report.entries.empty())
+      return llvm::Error::success();
+    TuneEntry &best = report.entries.front();
+    if (best.outcome != TuneEntry::Outcome::Timed || best.checked)
+      return llvm::Error::success();
+    llvm::Expected<bool> checked = check(best);
+    if (!checked)
+      return checked.takeError();
+    if (!*checked) {
+      // It cannot be checked, so it cannot win.
+      best.outcome = TuneEntry::Outcome::RunFailed;
+      best.reason = "could not be checked against the interpreter";
+      continue;
+    }
+    // A check ends with the entry checked or its outcome no longer Timed,
+    // so each turn of the loop settles one entry.
+    if (best.outcome == TuneEntry::Outcome::Timed && !best.checked)
+      return llvm::createStringError("the check of %s settled nothing",
+                                     best.config.str().c_str());
+  }
+}
+
 /// Benchmarks the finalists (the first kFinalists of the `timed`
 /// configurations within kFinalistMargin of the fastest) again, kFinalistRounds
 /// times in turn, and gives each entry of `report` the median of its rounds;
@@ -599,10 +628,13 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &timed,
                                     const TuneOptions &options,
                                     TuneReport &report) {
   llvm::stable_sort(timed, [](const Candidate &a, const Candidate &b) {
+    if (a.entry.timedOnce != b.entry.timedOnce)
+      return b.entry.timedOnce;
     return a.entry.milliseconds < b.entry.milliseconds;
   });
   size_t count = 0;
   while (count < timed.size() && count < kFinalists &&
+         !timed[count].entry.timedOnce &&
          timed[count].entry.milliseconds <=
              timed.front().entry.milliseconds * (1 + kFinalistMargin))
     ++count;
@@ -682,29 +714,22 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &timed,
   std::optional<Reference> ownReference;
   std::optional<Reference> &reference =
       options.reference ? *options.reference : ownReference;
-  while (true) {
-    sortFinalistsFirst(report);
-    TuneEntry *best =
-        report.entries.empty() ||
-                report.entries.front().outcome != TuneEntry::Outcome::Timed
-            ? nullptr
-            : &report.entries.front();
-    if (!best || best->checked)
-      break;
-    // A finalist (or, where no finalist's rounds completed, the
-    // configuration the search timed fastest) not yet checked.
-    auto candidate = llvm::find_if(timed, [&](const Candidate &c) {
-      return findEntry(report, c) == best;
-    });
-    if (candidate == timed.end())
-      break;
-    if (llvm::Error err =
-            verify(*candidate, args, options, runOptions, reference))
-      return err;
-    best->outcome = candidate->entry.outcome;
-    best->reason = candidate->entry.reason;
-    best->checked = candidate->entry.checked;
-  }
+  if (llvm::Error err =
+          checkFront(report, [&](TuneEntry &best) -> llvm::Expected<bool> {
+            auto candidate = llvm::find_if(timed, [&](const Candidate &c) {
+              return findEntry(report, c) == &best;
+            });
+            if (candidate == timed.end())
+              return false;
+            if (llvm::Error err =
+                    verify(*candidate, args, options, runOptions, reference))
+              return std::move(err);
+            best.outcome = candidate->entry.outcome;
+            best.reason = candidate->entry.reason;
+            best.checked = candidate->entry.checked;
+            return true;
+          }))
+    return err;
   report.seconds += secondsSince(start);
   return llvm::Error::success();
 }

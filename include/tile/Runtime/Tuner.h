@@ -22,6 +22,7 @@
 #include "tile/Runtime/KernelRunner.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -221,6 +222,16 @@ struct TuneReport;
 /// (the two kinds of figure are not compared: Tuner.cpp); then the rest,
 /// in search order.
 void sortFinalistsFirst(TuneReport &report);
+/// Leaves a configuration that matches the interpreter in front of
+/// `report`: orders it (sortFinalistsFirst) and checks its front entry with
+/// `check` until that entry is checked or is not timed. `check` sets the
+/// entry's `checked`, or an outcome other than Timed where it fails; it
+/// returns false where it cannot check the entry (a configuration the
+/// search did not keep), which then cannot win: the tuner never answers
+/// with an unchecked configuration.
+llvm::Error
+checkFront(TuneReport &report,
+           llvm::function_ref<llvm::Expected<bool>(TuneEntry &)> check);
 
 /// The result of tuneKernel.
 struct TuneReport {

@@ -88,6 +88,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -454,24 +455,55 @@ int main(int argc, char **argv) {
     llvm::outs() << *programs << "\n";
     return 0;
   }
-  if (mode == "rank-finalists" && argc > 2) {
-    // Each argument MS[:ROUNDS] is a timed entry (ROUNDS: its finalist
-    // rounds); prints the entries in the tuner's order, by their index.
+  if ((mode == "rank-finalists" || mode == "check-front") && argc > 2) {
+    // Each argument MS[:ROUNDS[:CHECK]] is a timed entry (ROUNDS: its
+    // finalist rounds; CHECK, for check-front, what its check finds: `ok`,
+    // `wrong`, `checked` where the search checked it already, or `unkept`
+    // where it cannot be checked). rank-finalists prints the entries in the
+    // tuner's order, by their index; check-front prints the entry left in
+    // front (checkFront) and each entry's outcome.
     TuneReport report;
+    llvm::StringMap<std::string> checks;
     for (int i = 2; i < argc; ++i) {
-      auto [ms, rounds] = llvm::StringRef(argv[i]).split(':');
+      llvm::SmallVector<llvm::StringRef, 3> parts;
+      llvm::StringRef(argv[i]).split(parts, ':');
       TuneEntry entry;
       entry.outcome = TuneEntry::Outcome::Timed;
-      if (ms.getAsDouble(entry.milliseconds) ||
-          (!rounds.empty() && rounds.getAsInteger(10, entry.confirmedRounds)))
-        return fail(llvm::createStringError("bad entry '%s'", argv[i]));
       entry.config.defines = {std::to_string(i - 2)};
+      llvm::StringRef check = parts.size() > 2 ? parts[2] : "ok";
+      if (parts.size() > 3 || parts[0].getAsDouble(entry.milliseconds) ||
+          (parts.size() > 1 && !parts[1].empty() &&
+           parts[1].getAsInteger(10, entry.confirmedRounds)) ||
+          !llvm::is_contained({"ok", "wrong", "checked", "unkept"}, check))
+        return fail(llvm::createStringError("bad entry '%s'", argv[i]));
+      entry.checked = check == "checked";
+      checks[entry.config.defines.front()] = check.str();
       report.entries.push_back(entry);
     }
-    sortFinalistsFirst(report);
+    if (mode == "rank-finalists") {
+      sortFinalistsFirst(report);
+      for (const TuneEntry &entry : report.entries)
+        llvm::outs() << entry.config.defines.front() << " ";
+      llvm::outs() << "\n";
+      return 0;
+    }
+    if (llvm::Error err =
+            checkFront(report, [&](TuneEntry &entry) -> llvm::Expected<bool> {
+              llvm::StringRef check = checks[entry.config.defines.front()];
+              llvm::outs() << "check " << entry.config.defines.front() << "\n";
+              if (check == "unkept")
+                return false;
+              if (check == "wrong")
+                entry.outcome = TuneEntry::Outcome::Wrong;
+              else
+                entry.checked = true;
+              return true;
+            }))
+      return fail(std::move(err));
     for (const TuneEntry &entry : report.entries)
-      llvm::outs() << entry.config.defines.front() << " ";
-    llvm::outs() << "\n";
+      llvm::outs() << entry.config.defines.front() << " "
+                   << getOutcomeName(entry.outcome)
+                   << (entry.checked ? " checked" : "") << "\n";
     return 0;
   }
   if (mode == "finalist-repetitions" && argc == 4) {
