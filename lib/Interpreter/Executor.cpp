@@ -2,6 +2,8 @@
 
 #include "Executor.h"
 
+#include "tile/Conversion/KernelABI.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <chrono>
@@ -31,6 +33,8 @@ Executor::Executor(FuncOp kernel, MutableArrayRef<KernelArg> args,
                    std::array<int32_t, 3> gridSize)
     : kernel(kernel), clusterSize(TileDialect::getClusterSize(kernel)),
       gridSize(gridSize) {
+  gridWide = kernel.walk([](GridReduceOp) { return WalkResult::interrupt(); })
+                 .wasInterrupted();
   for (auto [index, arg] : llvm::enumerate(args)) {
     if (arg.isBuffer()) {
       buffers.push_back(&arg.getBuffer());
@@ -82,7 +86,7 @@ LogicalResult Executor::runBlock(Block &block,
 Executor::Executor(Executor &launcher, std::array<int32_t, 3> programId,
                    ClusterMeeting *meeting)
     : kernel(launcher.kernel), clusterSize(launcher.clusterSize),
-      meeting(meeting), buffers(launcher.buffers),
+      gridWide(launcher.gridWide), meeting(meeting), buffers(launcher.buffers),
       arguments(launcher.arguments), gridSize(launcher.gridSize),
       programId(programId), stored(launcher.stored),
       storedMutex(launcher.storedMutex) {}
@@ -106,7 +110,36 @@ LogicalResult Executor::runProgram() {
   return runBlock(body, yielded);
 }
 
+/// Runs `programs` on threads of their own, meeting at `meeting`.
+static LogicalResult
+runTogether(ClusterMeeting &meeting,
+            llvm::ArrayRef<std::unique_ptr<Executor>> programs,
+            llvm::function_ref<LogicalResult(Executor &)> run) {
+  std::vector<char> ok(programs.size(), 0);
+  std::vector<std::thread> threads;
+  for (size_t rank = 0; rank < programs.size(); ++rank)
+    threads.emplace_back([&, rank] {
+      ok[rank] = succeeded(run(*programs[rank]));
+      meeting.finish(!ok[rank]);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  return failure(llvm::is_contained(ok, 0));
+}
+
 LogicalResult Executor::runUnit(int64_t unit) {
+  if (gridWide) {
+    // The whole grid is one unit: each grid reduction needs every program.
+    ClusterMeeting grid(gridSize[0] * gridSize[1] * gridSize[2], "grid");
+    std::vector<std::unique_ptr<Executor>> programs;
+    for (int32_t z = 0; z < gridSize[2]; ++z)
+      for (int32_t y = 0; y < gridSize[1]; ++y)
+        for (int32_t x = 0; x < gridSize[0]; ++x)
+          programs.push_back(
+              std::unique_ptr<Executor>(new Executor(*this, {x, y, z}, &grid)));
+    return runTogether(grid, programs,
+                       [](Executor &program) { return program.runProgram(); });
+  }
   int64_t unitsX = gridSize[0] / clusterSize;
   int32_t x = static_cast<int32_t>(unit % unitsX) * clusterSize;
   int32_t y = static_cast<int32_t>(unit / unitsX % gridSize[1]);
@@ -117,21 +150,13 @@ LogicalResult Executor::runUnit(int64_t unit) {
   }
   // A cluster's programs run on threads of their own: each reduction across
   // the cluster needs all of them at once.
-  ClusterMeeting cluster(clusterSize);
+  ClusterMeeting cluster(clusterSize, "cluster");
   std::vector<std::unique_ptr<Executor>> programs;
   for (int32_t rank = 0; rank < clusterSize; ++rank)
     programs.push_back(std::unique_ptr<Executor>(
         new Executor(*this, {x + rank, y, z}, &cluster)));
-  std::vector<char> ok(clusterSize, 0);
-  std::vector<std::thread> threads;
-  for (int32_t rank = 0; rank < clusterSize; ++rank)
-    threads.emplace_back([&, rank] {
-      ok[rank] = succeeded(programs[rank]->runProgram());
-      cluster.finish(!ok[rank]);
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  return failure(llvm::is_contained(ok, 0));
+  return runTogether(cluster, programs,
+                     [](Executor &program) { return program.runProgram(); });
 }
 
 /// A step coprime to `units` near its golden section: visiting unit
@@ -151,10 +176,19 @@ FailureOr<InterpretCoverage> Executor::run(const InterpretOptions &options) {
     stored->clear();
     stored->resize(buffers.size());
   }
+  int64_t programsPerUnit =
+      gridWide ? int64_t(gridSize[0]) * gridSize[1] * gridSize[2] : clusterSize;
+  if (gridWide && programsPerUnit > kMaxGridReducePrograms) {
+    kernel.emitError() << "a kernel that reduces across the grid "
+                          "(tile.grid_reduce) runs at most "
+                       << kMaxGridReducePrograms << " programs, not "
+                       << programsPerUnit;
+    return failure();
+  }
   int64_t units =
-      int64_t(gridSize[0] / clusterSize) * gridSize[1] * gridSize[2];
+      int64_t(gridSize[0]) * gridSize[1] * gridSize[2] / programsPerUnit;
   InterpretCoverage coverage;
-  coverage.programs = units * clusterSize;
+  coverage.programs = units * programsPerUnit;
   if (options.secondsBudget <= 0) {
     for (int64_t unit = 0; unit < units; ++unit)
       if (failed(runUnit(unit)))
@@ -187,7 +221,7 @@ FailureOr<InterpretCoverage> Executor::run(const InterpretOptions &options) {
     if (failed(visit(unit)))
       return failure();
   }
-  coverage.programsRun = run * clusterSize;
+  coverage.programsRun = run * programsPerUnit;
   return coverage;
 }
 
@@ -205,9 +239,9 @@ ClusterMeeting::meet(Executor &executor, Operation *op, int32_t rank,
   if (arrived > 0 && at != op) {
     reported = true;
     executor.emitError(op).attachNote(at->getLoc())
-        << "the other programs of its cluster wait at this "
-           "tile.cluster_reduce; every program of a cluster must reach the "
-           "same cluster reductions in the same order";
+        << "the other programs of its " << scope << " wait at this "
+        << at->getName() << "; every program of a " << scope
+        << " must reach the same " << scope << " reductions in the same order";
     return fail();
   }
   at = op;
@@ -230,10 +264,12 @@ ClusterMeeting::meet(Executor &executor, Operation *op, int32_t rank,
     return met;
   if (!broken && !reported) {
     reported = true;
-    executor.emitError(op)
-        << "a program of this cluster finished without reaching this "
-           "tile.cluster_reduce, where the others wait; every program of a "
-           "cluster must reach each cluster reduction (on a GPU this hangs)";
+    executor.emitError(op) << "a program of this " << scope
+                           << " finished without reaching this "
+                           << op->getName()
+                           << ", where the others wait; every program of a "
+                           << scope << " must reach each " << scope
+                           << " reduction (on a GPU this hangs)";
   }
   return fail();
 }

@@ -59,11 +59,15 @@ void registerTileHandlers(HandlerTable &table);
 class Executor;
 
 /// Where the programs of one cluster meet at their tile.cluster_reduce
+/// operations, or those of the whole grid at their tile.grid_reduce
 /// operations: each runs on a thread of its own, and each reduction waits
-/// until every program of the cluster has brought its value.
+/// until every program of the group has brought its value.
 class ClusterMeeting {
 public:
-  explicit ClusterMeeting(int32_t size) : size(size), values(size) {}
+  /// A group of `size` programs: a "cluster" or the "grid" (`scope`, for
+  /// the diagnostics).
+  ClusterMeeting(int32_t size, llvm::StringRef scope)
+      : size(size), scope(scope), values(size) {}
 
   /// The program of rank `rank` arrives at `op` with `values`. Returns the
   /// values of every program of the cluster, in order of rank, once all
@@ -80,6 +84,7 @@ private:
   std::mutex mutex;
   std::condition_variable arrivedAll;
   int32_t size;
+  llvm::StringRef scope;
   int32_t arrived = 0, finished = 0;
   uint64_t generation = 0;
   bool broken = false, reported = false;
@@ -97,10 +102,19 @@ public:
   /// threads of their own, together.
   FailureOr<InterpretCoverage> run(const InterpretOptions &options);
 
-  /// The programs per cluster, and where this program's cluster meets
-  /// (null without clusters).
+  /// The programs per cluster, and where this program's cluster (or, in a
+  /// kernel that reduces across the grid, the grid) meets; null where
+  /// neither does.
   int32_t getClusterSize() const { return clusterSize; }
   ClusterMeeting *getClusterMeeting() const { return meeting; }
+  /// Whether the kernel reduces across the grid (tile.grid_reduce): then
+  /// all of the grid's programs run at once, on threads of their own.
+  bool isGridWide() const { return gridWide; }
+  /// The program's place in the grid: x fastest, then y, then z.
+  int64_t getLinearProgramId() const {
+    return (int64_t(programId[2]) * gridSize[1] + programId[1]) * gridSize[0] +
+           programId[0];
+  }
 
   /// Runs the ops of `block` up to its terminator; the operands of an
   /// `scf.yield` terminator are returned in `yielded`.
@@ -148,12 +162,14 @@ private:
            ClusterMeeting *meeting);
   /// Runs the kernel's body once, for the current program id.
   LogicalResult runProgram();
-  /// Runs unit `unit` of the grid: a program, or a cluster of programs on
-  /// threads of their own; units are numbered x fastest, then y, then z.
+  /// Runs unit `unit` of the grid: a program, or a cluster of programs (or,
+  /// where the kernel reduces across the grid, all of them) on threads of
+  /// their own; units are numbered x fastest, then y, then z.
   LogicalResult runUnit(int64_t unit);
 
   FuncOp kernel;
   int32_t clusterSize = 1;
+  bool gridWide = false;
   ClusterMeeting *meeting = nullptr;
   SmallVector<HostBuffer *> buffers;
   SmallVector<RuntimeValue> arguments;

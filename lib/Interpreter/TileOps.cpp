@@ -549,6 +549,28 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     }
     return success();
   });
+  table.add<GridReduceOp>([](Executor &executor,
+                             Operation *op) -> LogicalResult {
+    auto reduceOp = cast<GridReduceOp>(op);
+    SmallVector<RuntimeValue> values;
+    for (Value value : reduceOp.getValues())
+      values.push_back(executor.lookup(value));
+    ClusterMeeting *meeting = executor.getClusterMeeting();
+    if (!meeting)
+      return executor.emitError(op)
+             << "the grid's programs do not run together (an interpreter bug)";
+    FailureOr<SmallVector<SmallVector<RuntimeValue>>> byProgram = meeting->meet(
+        executor, op, executor.getLinearProgramId(), std::move(values));
+    if (failed(byProgram))
+      return failure();
+    for (auto [i, result] : llvm::enumerate(reduceOp.getReduced())) {
+      SmallVector<RuntimeValue> column;
+      for (const SmallVector<RuntimeValue> &programValues : *byProgram)
+        column.push_back(programValues[i]);
+      executor.bind(result, combineInRankOrder(column, reduceOp.getKind()));
+    }
+    return success();
+  });
   table.add<ProgramIdOp>([](Executor &executor,
                             Operation *op) -> LogicalResult {
     int32_t id = executor.getProgramId(

@@ -424,6 +424,21 @@ CudaModule::getFunction(llvm::StringRef name) const {
     function.tensorMaps = std::move(*recipes);
   }
 
+  // The workspace of its grid reductions, where it has any (only its
+  // presence matters: a launch runs such a kernel cooperatively).
+  std::string gridSymbol = (name + kGridReduceSuffix).str();
+  if (!globals || globals->contains(gridSymbol)) {
+    CUdeviceptr address = 0;
+    size_t size = 0;
+    CUresult result = driver.cuModuleGetGlobal(
+        &address, &size, static_cast<CUmodule>(module), gridSymbol.c_str());
+    if (result != CUDA_ERROR_NOT_FOUND) {
+      if (llvm::Error err = driver.check(result, "cuModuleGetGlobal"))
+        return std::move(err);
+      function.gridReduce = true;
+    }
+  }
+
   // Dynamic shared memory, where the kernel declares it.
   found =
       readKernelGlobal(module, globals, name, kDynamicSharedSuffix,
@@ -622,6 +637,54 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
     for (TensorMap &map : maps)
       withMaps.push_back(&map);
     params = withMaps;
+  }
+  if (function.gridReduce) {
+    // Its programs wait for one another: all must be resident at once.
+    int64_t programs = int64_t(grid[0]) * grid[1] * grid[2];
+    if (programs > kMaxGridReducePrograms)
+      return llvm::createStringError(
+          "cannot launch " + kernel() + " on " + llvm::Twine(programs) +
+          " programs: it reduces across its grid (tile.grid_reduce), which "
+          "takes at most " +
+          llvm::Twine(kMaxGridReducePrograms));
+    llvm::Expected<int> perSM =
+        function.getMaxActiveBlocksPerMultiprocessor(blockSize);
+    if (!perSM)
+      return perSM.takeError();
+    int64_t resident = int64_t(*perSM) * info.multiprocessorCount;
+    if (programs > resident)
+      return llvm::createStringError(
+          "cannot launch " + kernel() + " on " + llvm::Twine(programs) +
+          " programs: it reduces across its grid (tile.grid_reduce), so all "
+          "of its programs must run at once, and " +
+          info.name + " holds " + llvm::Twine(resident) + " of them (" +
+          llvm::Twine(*perSM) + " per SM); use a persistent grid");
+    if (!driver.cuLaunchKernelEx)
+      return llvm::createStringError(
+          kernel() + " reduces across its grid, which needs a CUDA driver "
+                     "with cuLaunchKernelEx (CUDA 12 or later)");
+    CUlaunchAttribute cooperative{};
+    cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    cooperative.value.cooperative = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = grid[0];
+    config.gridDimY = grid[1];
+    config.gridDimZ = grid[2];
+    config.blockDimX = blockSize;
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = function.dynamicSharedBytes;
+    config.hStream = static_cast<CUstream>(stream);
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    if (llvm::Error err =
+            driver.check(driver.cuLaunchKernelEx(
+                             &config, static_cast<CUfunction>(function.handle),
+                             const_cast<void **>(params.data()),
+                             /*extra=*/nullptr),
+                         "cuLaunchKernelEx"))
+      return llvm::createStringError("launching " + kernel() + " failed: " +
+                                     llvm::toString(std::move(err)));
+    return llvm::Error::success();
   }
   if (function.clusterSize > 1) {
     if (grid[0] % function.clusterSize)

@@ -52,6 +52,7 @@ struct CUlaunchAttribute {
     struct {
       unsigned int x, y, z;
     } clusterDim;
+    int cooperative;
     void *align; // the union holds pointers in cuda.h
   } value;
 };
@@ -104,6 +105,7 @@ using CUtensorMapFloatOOBfill = int;
   X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4)                                             \
   X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8)                        \
   X(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 14)                   \
+  X(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, 2)                                        \
   X(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, 4)                                  \
   X(CU_JIT_WALL_TIME, 2)                                                       \
   X(CU_JIT_INFO_LOG_BUFFER, 3)                                                 \

@@ -6,6 +6,8 @@
 
 #include "tile/Runtime/Grid.h"
 
+#include "tile/Conversion/KernelABI.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -351,6 +353,13 @@ mlir::tile::getPersistentGrid(const CudaDevice &device,
   const CudaDeviceInfo &info = device.getInfo();
   int clusterSize = function.clusterSize;
   std::string text;
+  // A kernel that reduces across its grid runs all of its programs at once:
+  // one wave, whatever the waves asked.
+  if (function.gridReduce) {
+    waves = 1;
+    cap = cap > 0 ? std::min<int64_t>(cap, kMaxGridReducePrograms)
+                  : kMaxGridReducePrograms;
+  }
   if (clusterSize > 1) {
     // Every cluster that fits at once; the cap counts clusters (as it
     // counts programs without them: at most one per row).

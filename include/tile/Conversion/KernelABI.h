@@ -24,6 +24,20 @@ namespace mlir::tile {
 /// module without the symbol, such as PTX written by hand, needs none.)
 inline constexpr llvm::StringLiteral kDynamicSharedSuffix = "_dynamic_shared";
 
+/// A kernel `K` that reduces across its grid (tile.grid_reduce) keeps its
+/// reductions' state in `.visible .global .align 8 .b8 K_grid_reduce[]`,
+/// zeroed when the module loads: an arrival count (u32, byte 0), a
+/// generation (u32, byte 4), then from byte kGridReduceSlotsOffset two
+/// buffers of kMaxGridReducePrograms 8-byte slots for each value of its
+/// widest reduction (GridOpToLLVM.cpp). Each launch leaves the count at 0.
+/// The runtime launches such a kernel cooperatively, all of its programs
+/// resident at once, and never on more than kMaxGridReducePrograms.
+inline constexpr llvm::StringLiteral kGridReduceSuffix = "_grid_reduce";
+/// The most programs of a grid that reduces across itself (the interpreter
+/// refuses more, too).
+inline constexpr int64_t kMaxGridReducePrograms = 8192;
+inline constexpr int64_t kGridReduceSlotsOffset = 16;
+
 /// A kernel `K` whose TMA copies read tensor maps (tilegpu.tma_load) takes
 /// each map as a hidden parameter after its own (`.param .align 64 .b8
 /// [128]`, __grid_constant__), in the order of `tile.make_tensor_desc` in

@@ -216,6 +216,12 @@ struct CudaFunction {
   /// Blocks per cluster (tile.cluster_size; 1 without clusters): a launch
   /// groups the grid's blocks along x into clusters of this many.
   int clusterSize = 1;
+  /// Whether the kernel reduces across its grid (tile.grid_reduce, found by
+  /// its workspace: tile/Conversion/KernelABI.h). Its programs wait for one
+  /// another, so a launch runs them all at once: one wave, at most
+  /// kMaxGridReducePrograms, launched cooperatively (the driver refuses a
+  /// grid that would not fit rather than let it hang).
+  bool gridReduce = false;
   /// The tensor maps the kernel takes after its own parameters (its TMA
   /// copies'), which each launch makes from its arguments
   /// (tile/Conversion/KernelABI.h).

@@ -133,6 +133,8 @@ LogicalResult analyzeTensorMaps(tile::FuncOp func, LoweringInfo &info);
 void populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  const LoweringInfo &info);
+void populateGridOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);
@@ -160,6 +162,10 @@ constexpr int64_t kClusterSlotsOffset = 16;
 /// size.
 int64_t getClusterSlotBytes(tile::ClusterReduceOp op);
 
+/// The bytes of the global workspace of a kernel whose widest grid
+/// reduction reduces `values` values (KernelABI.h).
+int64_t getGridReduceWorkspaceBytes(int64_t values);
+
 /// The type partial results of a reduction are kept in (f32 for f16 and
 /// bf16).
 Type getAccumulatorType(Type elementType);
@@ -178,6 +184,10 @@ Value createI32(OpBuilder &b, Location loc, int64_t value);
 void createIf(RewriterBase &rewriter, Location loc, Value condition,
               llvm::function_ref<void()> body);
 Value createI64(OpBuilder &b, Location loc, int64_t value);
+
+/// shfl.sync.bfly of a 32- or 64-bit value across the whole warp.
+Value createShuffleXor(OpBuilder &b, Location loc, Value value,
+                       int64_t laneMask);
 
 /// Thread id within the block, lane id within the warp, warp id (all i32).
 Value getThreadId(OpBuilder &b, Location loc);

@@ -576,6 +576,27 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
               ArrayRef<int32_t>(words)),
           /*alignment=*/4, /*addrSpace=*/1);
     }
+    // The workspace of its grid reductions, where it has any, zeroed when
+    // the module loads.
+    int64_t gridValues = 0;
+    func.walk([&](tile::GridReduceOp op) {
+      gridValues = std::max<int64_t>(gridValues, op.getValues().size());
+    });
+    if (gridValues) {
+      auto global = LLVM::GlobalOp::create(
+          builder, func.getLoc(),
+          LLVM::LLVMArrayType::get(builder.getI8Type(),
+                                   getGridReduceWorkspaceBytes(gridValues)),
+          /*isConstant=*/false, LLVM::Linkage::External,
+          (func.getSymName() + tile::kGridReduceSuffix).str(), Attribute(),
+          /*alignment=*/8, /*addrSpace=*/1);
+      OpBuilder::InsertionGuard guard(builder);
+      Block *init = builder.createBlock(&global.getInitializerRegion());
+      builder.setInsertionPointToStart(init);
+      Value zero =
+          LLVM::ZeroOp::create(builder, func.getLoc(), global.getType());
+      LLVM::ReturnOp::create(builder, func.getLoc(), zero);
+    }
     if (int64_t bytes = sharedBytes[func]) {
       std::string name = (func.getSymName() + "_shared").str();
       // `.extern .shared .b8 name[]` when dynamic, sized at the launch.
@@ -632,6 +653,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   populateClusterOpToLLVMPatterns(converter, patterns, info);
+  populateGridOpToLLVMPatterns(converter, patterns);
   populateTmaOpToLLVMPatterns(converter, patterns, info);
   populateDotOpToLLVMPatterns(converter, patterns, info);
   populateWarpgroupDotOpToLLVMPatterns(converter, patterns);

@@ -23,6 +23,34 @@ void mlir::tilegpu::createIf(RewriterBase &rewriter, Location loc,
   rewriter.setInsertionPointToStart(after);
 }
 
+Value mlir::tilegpu::createShuffleXor(OpBuilder &b, Location loc, Value value,
+                                      int64_t laneMask) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  auto shfl = [&](Value v) {
+    return NVVM::ShflOp::create(b, loc, i32, createI32(b, loc, -1), v,
+                                createI32(b, loc, laneMask),
+                                createI32(b, loc, 0x1f), NVVM::ShflKind::bfly,
+                                UnitAttr())
+        .getResult();
+  };
+  if (type.getIntOrFloatBitWidth() == 64) {
+    auto pair = VectorType::get({2}, i32);
+    SmallVector<Value> halves =
+        unpackVector(b, loc, LLVM::BitcastOp::create(b, loc, pair, value));
+    for (Value &half : halves)
+      half = shfl(half);
+    return LLVM::BitcastOp::create(b, loc, type,
+                                   packVector(b, loc, pair, halves));
+  }
+  Value asInt =
+      type == i32 ? value : LLVM::BitcastOp::create(b, loc, i32, value);
+  Value shuffled = shfl(asInt);
+  return type == i32
+             ? shuffled
+             : LLVM::BitcastOp::create(b, loc, type, shuffled).getResult();
+}
+
 Value mlir::tilegpu::createI32(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
                                   b.getI32IntegerAttr(value));

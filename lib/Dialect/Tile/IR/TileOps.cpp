@@ -632,6 +632,34 @@ LogicalResult ClusterReduceOp::inferReturnTypes(
 }
 
 //===----------------------------------------------------------------------===//
+// Grid reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridReduceOp::verify() {
+  if (getValues().empty())
+    return emitOpError("expects at least one value");
+  if (getValues().size() > kMaxGridReduceValues)
+    return emitOpError("reduces at most ")
+           << kMaxGridReduceValues << " values at once";
+  auto kernel = (*this)->getParentOfType<FuncOp>();
+  if (!kernel || !TileDialect::isPersistent(kernel))
+    return emitOpError("is only valid in a kernel with '")
+           << TileDialect::getPersistentAttrName()
+           << "' (its programs must all run at once)";
+  if (TileDialect::getClusterSize(kernel) > 1)
+    return emitOpError("is not supported in a kernel with '")
+           << TileDialect::getClusterSizeAttrName() << "' greater than 1";
+  return success();
+}
+
+LogicalResult GridReduceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Program ids: their ranges (CUDA's grid limits).
 //===----------------------------------------------------------------------===//
 

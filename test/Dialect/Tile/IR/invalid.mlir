@@ -850,6 +850,47 @@ tile.func @reduce_result_types(%x: f32) attributes {tile.cluster_size = 2 : i32}
 
 // -----
 
+tile.func @grid_not_persistent(%x: f32) {
+  // expected-error @below {{'tile.grid_reduce' op is only valid in a kernel with 'tile.persistent' (its programs must all run at once)}}
+  %r = tile.grid_reduce sum %x : f32
+  tile.return
+}
+
+// -----
+
+tile.func @grid_in_clusters(%x: f32) attributes {tile.persistent, tile.cluster_size = 2 : i32} {
+  // expected-error @below {{'tile.grid_reduce' op is not supported in a kernel with 'tile.cluster_size' greater than 1}}
+  %r = tile.grid_reduce max %x : f32
+  tile.return
+}
+
+// -----
+
+tile.func @grid_nothing() attributes {tile.persistent} {
+  // expected-error @below {{'tile.grid_reduce' op expects at least one value}}
+  "tile.grid_reduce"() <{kind = 1 : i32}> : () -> ()
+  tile.return
+}
+
+// -----
+
+tile.func @grid_too_many(%x: f32) attributes {tile.persistent} {
+  // expected-error @below {{'tile.grid_reduce' op reduces at most 8 values at once}}
+  %r:9 = tile.grid_reduce sum %x, %x, %x, %x, %x, %x, %x, %x, %x : f32, f32, f32, f32, f32, f32, f32, f32, f32
+  tile.return
+}
+
+// -----
+
+tile.func @grid_tile(%x: f32) attributes {tile.persistent} {
+  %t = tile.splat %x : f32 -> tensor<4xf32>
+  // expected-error @below {{operand #0 must be variadic of f16, bf16 or f32 or 32-bit signless integer or 64-bit signless integer}}
+  %r = tile.grid_reduce sum %t : tensor<4xf32>
+  tile.return
+}
+
+// -----
+
 tile.func @reduce_kind(%x: f32) attributes {tile.cluster_size = 2 : i32} {
   // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
   %r = tile.cluster_reduce %x : f32

@@ -163,6 +163,15 @@ tile.func @clustered(%x: f32, %n: i32, %l: i64) attributes {tile.cluster_size = 
   tile.return
 }
 
+// CHECK-LABEL: tile.func @grid
+// CHECK: tile.grid_reduce max %{{.*}} : f32
+// CHECK: %{{.*}}:3 = tile.grid_reduce sum %{{.*}}, %{{.*}}, %{{.*}} : bf16, i32, i64
+tile.func @grid(%x: f32, %h: bf16, %n: i32, %l: i64) attributes {tile.persistent} {
+  %m = tile.grid_reduce max %x : f32
+  %a, %b, %c = tile.grid_reduce sum %h, %n, %l : bf16, i32, i64
+  tile.return
+}
+
 // Matrix products: f16 and bf16 inputs, f32 inputs in both precisions.
 // CHECK-LABEL: tile.func @dots
 // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x16xf16>, tensor<16x64xf16> -> tensor<32x64xf32>

@@ -55,6 +55,10 @@ std::string checkTensorDescValues(
 /// equal types by its operand.
 void expandCastOp(CastOp op, RewriterBase &rewriter);
 
+/// The most values one `tile.grid_reduce` reduces: the GPU keeps a slot for
+/// each program and value (tile/Conversion/KernelABI.h).
+constexpr int64_t kMaxGridReduceValues = 8;
+
 /// The kinds of `tile.reduce` as types, one per ReduceKind. Code that treats
 /// the kinds differently (the lowering, the interpreter) does so with an
 /// overload per tag through visitReduceKind, never with an `if` on the

@@ -208,6 +208,42 @@ def Tile_ClusterReduceOp : Tile_ClusterOp<"cluster_reduce",
   let hasVerifier = 1;
 }
 
+def Tile_GridReduceOp : Tile_Op<"grid_reduce",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Reduces scalars across every program of the grid";
+  let description = [{
+    Every program of the launch contributes its `values`; each gets, for
+    each of them, the maximum or the sum over all the programs (along x),
+    so that a row too long for one cluster can be split over the whole GPU
+    and still be read once. Only a `tile.persistent` kernel without
+    clusters may reduce across the grid: on the GPU it runs on programs
+    that are all resident at once (a cooperative launch, one wave), which a
+    reduction needs, since each program waits for all the others. Every
+    program must reach the same `tile.grid_reduce` the same number of
+    times, like a barrier: one that exits first leaves the others waiting
+    (the interpreter reports it; a GPU would hang). Float `max` propagates
+    NaN; integer `max` is signed. Every program gets the same results, bit
+    for bit (the GPU combines the programs' values in a fixed order; the
+    interpreter in order of program id).
+
+    On the GPU, thread 0 of each block writes its values to a slot of its
+    own in global memory, counts itself in with an atomic add and waits for
+    the last program to arrive; then each warp reads all the slots and
+    combines them (`lib/Conversion/TileGPUToLLVM/GridOpToLLVM.cpp`). Several
+    values reduced by one operation share one wait.
+
+    ```mlir
+    %row_max = tile.grid_reduce max %local_max : f32
+    %s1, %s2 = tile.grid_reduce sum %sum, %sum_sq : f32, f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       Variadic<AnyTypeOf<[Tile_Float, I32, I64]>>:$values);
+  let results = (outs Variadic<AnyTypeOf<[Tile_Float, I32, I64]>>:$reduced);
+  let assemblyFormat = "$kind $values attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Making tiles.
 //===----------------------------------------------------------------------===//

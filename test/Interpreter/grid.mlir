@@ -1,0 +1,115 @@
+// Kernels that reduce across the grid on the interpreter: all of the
+// grid's programs run together, on threads of their own, and meet at each
+// tile.grid_reduce.
+
+// Each of 5 programs contributes v = pid + 1 (i32), v / 4 (f32) and
+// 2^40 x v (i64), twice in a loop (the second round adds 10): every
+// program stores the grid's sums (15, 3.75, 15 x 2^40; then 65, 16.25,
+// 65 x 2^40) and maximum (5; then 15) of
+// each round, the same in every program (columns: round 0 sum, round 1
+// max, round 0 max, round 1 sum).
+// RUN: tile-run %s --kernel sums --grid 5 --arg 'i32[5x4]=fill:-1' --arg 'f32[5x2]=zeros' \
+// RUN:   --arg 'i64[5x2]=zeros' --out 0=%t.i.npy --out 1=%t.f.npy --out 2=%t.l.npy \
+// RUN:   | FileCheck %s --check-prefix=SUMS-LAUNCH
+// SUMS-LAUNCH: @sums ran on the CPU interpreter: grid 5 (5 programs)
+// RUN: %reference print %t.i.npy | FileCheck %s --check-prefix=SUMS-I
+// RUN: %reference print %t.f.npy | FileCheck %s --check-prefix=SUMS-F
+// RUN: %reference print %t.l.npy | FileCheck %s --check-prefix=SUMS-L
+// SUMS-I:      i32[5x4]
+// SUMS-I-NEXT: 15 15 5 65
+// SUMS-I-NEXT: 15 15 5 65
+// SUMS-I-NEXT: 15 15 5 65
+// SUMS-I-NEXT: 15 15 5 65
+// SUMS-I-NEXT: 15 15 5 65
+// SUMS-F:      f32[5x2]
+// SUMS-F-NEXT: 3.75 16.25
+// SUMS-F-NEXT: 3.75 16.25
+// SUMS-L:      i64[5x2]
+// SUMS-L-NEXT: 16492674416640 71468255805440
+// SUMS-L-NEXT: 16492674416640 71468255805440
+tile.func @sums(%ints: !tile.ptr<i32>, %floats: !tile.ptr<f32>,
+                %longs: !tile.ptr<i64>) attributes {tile.persistent} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
+  %c10 = arith.constant 10 : i32
+  %quarter = arith.constant 0.25 : f32
+  %shift = arith.constant 40 : i64
+  %pid = tile.program_id x : i32
+  %v0 = arith.addi %pid, %c1 : i32
+  %irow = arith.muli %pid, %c4 : i32
+  %frow = arith.muli %pid, %c2 : i32
+  scf.for %round = %c0 to %c2 step %c1 : i32 {
+    %bonus = arith.muli %round, %c10 : i32
+    %v = arith.addi %v0, %bonus : i32
+    %vf0 = arith.sitofp %v : i32 to f32
+    %vf = arith.mulf %vf0, %quarter : f32
+    %vl0 = arith.extsi %v : i32 to i64
+    %vl = arith.shli %vl0, %shift : i64
+    %s, %sf, %sl = tile.grid_reduce sum %v, %vf, %vl : i32, f32, i64
+    %m = tile.grid_reduce max %v : i32
+    %iat = arith.addi %irow, %round : i32
+    %pi = tile.addptr %ints, %iat : !tile.ptr<i32>, i32
+    %first = arith.cmpi eq, %round, %c0 : i32
+    %r0 = arith.select %first, %s, %m : i32
+    %r1 = arith.select %first, %m, %s : i32
+    tile.store %pi, %r0 : !tile.ptr<i32>
+    %iat2 = arith.addi %iat, %c2 : i32
+    %pi2 = tile.addptr %ints, %iat2 : !tile.ptr<i32>, i32
+    tile.store %pi2, %r1 : !tile.ptr<i32>
+    %fat = arith.addi %frow, %round : i32
+    %pf = tile.addptr %floats, %fat : !tile.ptr<f32>, i32
+    tile.store %pf, %sf : !tile.ptr<f32>
+    %pl = tile.addptr %longs, %fat : !tile.ptr<i64>, i32
+    tile.store %pl, %sl : !tile.ptr<i64>
+  }
+  tile.return
+}
+
+// A program that leaves without reaching a grid reduction the others wait
+// at is reported, not a hang.
+// RUN: not tile-run %s --kernel early_exit --grid 3 --arg 'f32[3]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EARLY -DFILE=%s
+// EARLY: [[FILE]]:[[@LINE+9]]:10: error: a program of this grid finished without reaching this tile.grid_reduce, where the others wait; every program of a grid must reach each grid reduction (on a GPU this hangs)
+// EARLY: note: in program ({{[0-9]}}, 0, 0) of @early_exit, grid (3, 1, 1)
+tile.func @early_exit(%out: !tile.ptr<f32>) attributes {tile.persistent} {
+  %pid = tile.program_id x : i32
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %rest = arith.cmpi ne, %pid, %c0 : i32
+  scf.if %rest {
+    %p = tile.addptr %out, %pid : !tile.ptr<f32>, i32
+    %s = tile.grid_reduce sum %one : f32
+    tile.store %p, %s : !tile.ptr<f32>
+  }
+  tile.return
+}
+
+// Programs at different grid reductions: an error at the one that arrives
+// second, with a note at the first.
+// RUN: not tile-run %s --kernel diverge --grid 2 --arg 'f32[2]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DIVERGE
+// DIVERGE: error:
+// DIVERGE: note: the other programs of its grid wait at this tile.grid_reduce; every program of a grid must reach the same grid reductions in the same order
+tile.func @diverge(%out: !tile.ptr<f32>) attributes {tile.persistent} {
+  %pid = tile.program_id x : i32
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %first = arith.cmpi eq, %pid, %c0 : i32
+  %r = scf.if %first -> f32 {
+    %a = tile.grid_reduce sum %one : f32
+    scf.yield %a : f32
+  } else {
+    %b = tile.grid_reduce max %one : f32
+    scf.yield %b : f32
+  }
+  %p = tile.addptr %out, %pid : !tile.ptr<f32>, i32
+  tile.store %p, %r : !tile.ptr<f32>
+  tile.return
+}
+
+// More programs than a grid reduction takes are refused.
+// RUN: not tile-run %s --kernel early_exit --grid 8193 --arg 'f32[8193]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TOO-MANY
+// TOO-MANY: error: a kernel that reduces across the grid (tile.grid_reduce) runs at most 8192 programs, not 8193
