@@ -11,6 +11,12 @@ side in one process, against torch.softmax and a copy of the same bytes.
              the second time from L2;
   cluster-model
              online_softmax_cluster.mlir, the cost model's choice;
+  grid-model softmax_grid.mlir (each row split over every program of one
+             wave, statistics combined by tile.grid_reduce, the row read
+             once), the cost model's choice;
+  grid-B-W-P softmax_grid.mlir with BLOCK_SIZE=B, NUM_WARPS=W and
+             MIN_BLOCKS_PER_SM=P (--grid-configs);
+  grid       softmax_grid.mlir tuned (top 32), unless --skip-tune;
   torch      torch.softmax(x, dim=1);
   copy       y.copy_(x).
 
@@ -46,8 +52,14 @@ def main():
                         help="CLUSTER:GRID_CAP:NUM_WARPS:BLOCK_SIZE,... of online_softmax_cluster "
                         "on a capped grid")
     parser.add_argument("--skip-tune", action="store_true")
+    parser.add_argument("--grid-configs", default="1024:4:4,2048:4:4,2048:8:2,4096:8:1,4096:4:2,8192:8:1",
+                        help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM,... of softmax_grid")
+    parser.add_argument("--no-cluster", action="store_true",
+                        help="leave out online_softmax_cluster (model, tuned and capped)")
     args = parser.parse_args()
     args.caps = [tuple(int(v) for v in c.split(":")) for c in args.caps.split(",") if c]
+    args.grid_configs = [tuple(int(v) for v in c.split(":"))
+                         for c in args.grid_configs.split(",") if c]
     import torch
     import tile
     import tile.ops
@@ -77,7 +89,7 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
     grid = "persistent:%d" % m
     launches, configs = {}, {}
 
-    def add_kernel(name, kernel, tune=False):
+    def add_kernel(name, kernel, tune=False, grid=grid):
         y = torch.empty_like(x)
         if tune:
             start = time.time()
@@ -89,20 +101,36 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
         configs[name] = str(kernel.prepare(y, x, *scalars, grid=grid).config)
         launches[name] = (lambda: launcher(y, x, *scalars), y)
 
+    # The grid kernel on every program of one wave (not capped by the rows).
+    grid_path = os.path.join(root, "softmax_grid.mlir")
+    add_kernel("grid-model", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "model"),
+                                       tuning="defaults"), grid="persistent")
+    for block, warps, per_sm in args.grid_configs:
+        add_kernel("grid-%d-%d-%d" % (block, warps, per_sm),
+                   tile.load(grid_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
+                             MIN_BLOCKS_PER_SM=per_sm, tuning="defaults",
+                             cache_dir=os.path.join(work, "model")), grid="persistent")
+    if not args.skip_tune:
+        add_kernel("grid", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
+                                     tuning_databases=False), tune=True, grid="persistent")
+
     y_ops = tile.ops.softmax(x)
     launches["ops"] = (lambda: tile.ops.softmax(x), y_ops)
     add_kernel("online", tile.load(os.path.join(root, "online_softmax.mlir"), DTYPE=dtype,
                                    cache_dir=os.path.join(work, "model"), tuning="defaults"))
     cluster = cluster_path = os.path.join(root, "online_softmax_cluster.mlir")
-    add_kernel("cluster-model", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "model"),
-                                          tuning="defaults"))
-    if not args.skip_tune:
+    caps = [] if args.no_cluster else args.caps
+    if not args.no_cluster:
+        add_kernel("cluster-model", tile.load(cluster, DTYPE=dtype,
+                                              cache_dir=os.path.join(work, "model"),
+                                              tuning="defaults"))
+    if not args.skip_tune and not args.no_cluster:
         add_kernel("cluster", tile.load(cluster, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
                                         tuning_databases=False), tune=True)
     # The cluster kernel on fewer clusters than fit: with one program per
     # SM, the rows in flight (and the bytes between a chunk's two reads)
     # fit in L2 (grid caps count clusters).
-    for cluster, cap, warps, block in args.caps:
+    for cluster, cap, warps, block in caps:
         name = "cluster%d-cap%d-w%d-b%d" % (cluster, cap, warps, block)
         kernel = tile.load(cluster_path, DTYPE=dtype, CLUSTER=cluster, NUM_WARPS=warps,
                            BLOCK_SIZE=block, tuning="defaults",

@@ -196,6 +196,9 @@ if want sanitizer; then
     # or wholly masked), several rows per cluster.
     "$ex/softmax_cluster.mlir --target=cuda -D CLUSTER=4 -D BLOCK_SIZE=1024 -D NUM_WARPS=4 --grid persistent:32 --arg f32[61x4001]=zeros --arg f32[61x4001]=randn:0 --arg i32=4001 --arg i32=4001 --arg i32=61 --arg i32=4001 --check"
     "$ex/softmax_cluster.mlir --target=cuda -D CLUSTER=8 -D BLOCK_SIZE=512 -D NUM_WARPS=4 -D DTYPE=f16 --grid persistent:64 --arg f16[37x3000]=zeros --arg f16[37x3000]=randn:0 --arg i32=3000 --arg i32=3000 --arg i32=37 --arg i32=3000 --check"
+    # A grid reduction: 9 programs, launched cooperatively, meeting through
+    # global memory twice a row; each walks several blocks of the row.
+    "$ex/softmax_grid.mlir --target=cuda -D BLOCK_SIZE=512 -D NUM_WARPS=4 --grid 9 --arg f32[13x10001]=zeros --arg f32[13x10001]=randn:0 --arg i32=10001 --arg i32=10001 --arg i32=13 --arg i32=10001 --check"
     # Matrix products on tensor cores: odd shapes, every edge masked, a
     # column-major A.
     "$ex/matmul.mlir --target=cuda -D DTYPE=f16 --grid 2 --arg f16[77x39]=randn:1 --arg f16[39x45]=randn:2 --arg f16[77x45]=zeros --arg i32=77 --arg i32=45 --arg i32=39 --arg i32=39 --arg i32=1 --arg i32=45 --arg i32=1 --arg i32=45 --arg i32=1 --check --atol 1e-2"

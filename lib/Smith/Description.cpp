@@ -150,6 +150,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
     root["fp_contract"] = false;
   if (p.clusterSize != 1)
     root["cluster_size"] = p.clusterSize;
+  if (p.gridReduce)
+    root["grid_reduce"] = true;
   os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }
 
@@ -309,6 +311,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   p.dotK = r.integer(*root, "dot_k", 0);
   p.fpContract = r.boolean(*root, "fp_contract", true);
   p.clusterSize = r.integer(*root, "cluster_size", 1);
+  p.gridReduce = r.boolean(*root, "grid_reduce", false);
   auto array = [&](llvm::StringRef key) -> const json::Array * {
     const json::Array *a = root->getArray(key);
     if (!a)

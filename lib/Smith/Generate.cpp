@@ -43,6 +43,11 @@ Program Generator::generate() {
       program.programs =
           program.clusterSize * std::max<int64_t>(1, program.programs / 2);
   }
+  // Or over the whole grid (tile.grid_reduce), on a persistent grid.
+  if (program.columnLoop && program.grid == GridKind::Persistent &&
+      program.clusterSize == 1 && !program.dotK && program.programs <= 64 &&
+      gridRng.chance(0.3))
+    program.gridReduce = true;
   chooseInputs();
   addRandomOps(static_cast<int>(rng.range(2, rng.chance(0.3) ? 28 : 14)));
   if (!program.columnLoop) {
@@ -56,7 +61,7 @@ Program Generator::generate() {
       sources.push_back(pickValue([](int) { return true; }));
     preferDots(sources);
     sources.resize(std::min<size_t>(sources.size(), rng.range(1, 3)));
-    if (program.clusterSize > 1)
+    if (program.splitsRows())
       for (int &source : sources)
         source = reduceToScalar(source);
     chooseOutputs(0, 1, sources);

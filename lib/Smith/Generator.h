@@ -89,7 +89,8 @@ public:
         dotDescriptorRng(seed ^ 0xd6e8feb86659fd93),
         float8Rng(seed ^ 0x2545f4914f6cdd1d),
         contractRng(seed ^ 0x4cf5ad432745937f),
-        clusterRng(seed ^ 0x7fb5d329728ea185), dots(dots) {
+        clusterRng(seed ^ 0x7fb5d329728ea185),
+        gridRng(seed ^ 0x2545f4914f6cdd1d), dots(dots) {
     program.seed = seed;
   }
   Program generate();
@@ -231,6 +232,10 @@ private:
   /// Whether a column loop's row block is split over a cluster of programs
   /// (Program::clusterSize): a stream of its own too.
   Random clusterRng;
+  /// Whether a persistent column loop is split over the whole grid
+  /// (tile.grid_reduce): a stream of its own, so that other seeds'
+  /// kernels stay as they were.
+  Random gridRng;
   bool dots;
   Program program;
   std::vector<Range> ranges;

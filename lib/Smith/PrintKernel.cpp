@@ -72,6 +72,10 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   // With clusters, a cluster takes a work item: its id and count stand for
   // the program's.
   bool clusters = p.clusterSize > 1;
+  // Split over the grid, every program visits every row block: the
+  // persistent loop starts at 0 and steps by 1.
+  bool grid = p.gridReduce;
+  bool splits = p.splitsRows();
   std::string idText =
       clusters ? "tile.cluster_id : i32" : "tile.program_id x : i32";
   switch (p.grid) {
@@ -81,11 +85,16 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   case GridKind::Blocks2D:
     break;
   case GridKind::Persistent: {
-    programId = define("pid", {}, "i32", Top, idText, "pid");
-    numPrograms = define("nprog", {}, "i32", Top,
-                         clusters ? "tile.num_clusters : i32"
-                                  : "tile.num_programs x : i32",
-                         "nprog");
+    if (grid) {
+      programId = constI32(0);
+      numPrograms = constI32(1);
+    } else {
+      programId = define("pid", {}, "i32", Top, idText, "pid");
+      numPrograms = define("nprog", {}, "i32", Top,
+                           clusters ? "tile.num_clusters : i32"
+                                    : "tile.num_programs x : i32",
+                           "nprog");
+    }
     if (!p.sizesAreArgs) {
       numItemsValue = constI32(numItems);
     } else if (p.columnLoop) {
@@ -114,6 +123,12 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
       rank = define("rank", {}, "i32", Top, "tile.cluster_rank : i32", "rank");
       firstRank = compare("eq", rank, zero);
       clusterStep = constI32(p.clusterSize);
+    } else if (grid) {
+      // Program `pid` walks column blocks pid, pid + programs, ...
+      rank = define("rank", {}, "i32", Top, "tile.program_id x : i32", "rank");
+      firstRank = compare("eq", rank, zero);
+      clusterStep =
+          define("nprog", {}, "i32", Top, "tile.num_programs x : i32", "nprog");
     }
     for (auto [index, op] : llvm::enumerate(p.ops)) {
       if (op.kind != OpKind::Accumulate)
@@ -121,7 +136,7 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
       accumulators.push_back(index);
       Value initial = floatConstant(op.shape, op.type, op.value);
       // A sum's start counts once in the cluster's: rank 0's.
-      if (clusters && op.reduce == ReduceFn::Sum && op.value != 0) {
+      if (splits && op.reduce == ReduceFn::Sum && op.value != 0) {
         Value none = floatConstant(op.shape, op.type, 0);
         initial =
             define("start", {}, initial.element, Top,
@@ -132,9 +147,9 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
       accumulatorResults.push_back("%accs#" +
                                    std::to_string(accumulators.size() - 1));
     }
-    if (clusters) {
-      // One tile.cluster_reduce per kind, of all the accumulators of that
-      // kind (one exchange each).
+    if (splits) {
+      // One tile.cluster_reduce (or tile.grid_reduce) per kind, of all the
+      // accumulators of that kind (one exchange each).
       for (ReduceFn kind : {ReduceFn::Sum, ReduceFn::Max}) {
         std::vector<size_t> of;
         for (size_t k = 0; k < accumulators.size(); ++k)
@@ -142,12 +157,12 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
             of.push_back(k);
         if (of.empty())
           continue;
-        std::string name =
-            kind == ReduceFn::Sum ? "%cluster_sums" : "%cluster_maxes";
+        std::string name = std::string(grid ? "%grid_" : "%cluster_") +
+                           (kind == ReduceFn::Sum ? "sums" : "maxes");
         std::string line =
             name +
             (of.size() > 1 ? ":" + std::to_string(of.size()) : std::string()) +
-            " = tile.cluster_reduce " +
+            (grid ? " = tile.grid_reduce " : " = tile.cluster_reduce ") +
             (kind == ReduceFn::Sum ? "sum " : "max ");
         std::string types;
         for (auto [j, k] : llvm::enumerate(of)) {
@@ -226,7 +241,8 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
        << (clusters
                ? " split over a cluster of " + std::to_string(p.clusterSize) +
                      " programs (tile.cluster_reduce)"
-               : std::string())
+           : grid ? std::string(" split over the whole grid (tile.grid_reduce)")
+                  : std::string())
        << ", ";
   switch (p.grid) {
   case GridKind::Blocks:
@@ -291,7 +307,7 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
      << (clusters ? ", tile.cluster_size = " + std::to_string(p.clusterSize) +
                         " : i32"
                   : std::string())
-     << "} {\n";
+     << (grid ? ", tile.persistent" : "") << "} {\n";
   auto lines = [&](llvm::ArrayRef<std::string> text, llvm::StringRef indent) {
     for (const std::string &line : text)
       os << indent << line << "\n";
@@ -304,9 +320,9 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
   lines(before, indent);
   if (p.columnLoop)
     printColumnLoop(os, indent);
-  if (clusters) {
-    // Every program of the cluster holds the row block's accumulators;
-    // rank 0 computes and stores what follows.
+  if (splits) {
+    // Every program of the cluster (or grid) holds the row block's
+    // accumulators; rank 0 computes and stores what follows.
     lines(clusterReduces, indent);
     os << indent << "scf.if " << firstRank.name << " {\n";
     lines(after, indent + "  ");
@@ -328,10 +344,9 @@ void KernelPrinter::printColumnLoop(llvm::raw_ostream &os,
   os << indent;
   if (!accumulators.empty())
     os << "%accs:" << accumulators.size() << " = ";
-  bool clusters = p.clusterSize > 1;
-  os << "scf.for %col_block = " << (clusters ? rank.name : zero.name) << " to "
-     << columnCount.name << " step "
-     << (clusters ? clusterStep.name : one.name);
+  bool splits = p.splitsRows();
+  os << "scf.for %col_block = " << (splits ? rank.name : zero.name) << " to "
+     << columnCount.name << " step " << (splits ? clusterStep.name : one.name);
   if (!accumulators.empty()) {
     os << " iter_args(";
     for (auto [k, index] : llvm::enumerate(accumulators)) {

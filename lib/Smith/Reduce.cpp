@@ -217,6 +217,12 @@ std::optional<Program> smith::getSimplification(const Program &program,
         return true;
       },
       +[](Program &q) {
+        if (!q.gridReduce)
+          return false;
+        q.gridReduce = false;
+        return true;
+      },
+      +[](Program &q) {
         if (!q.sizesAreArgs)
           return false;
         q.sizesAreArgs = false;

@@ -120,6 +120,11 @@ std::string smith::verifyProgram(const Program &program) {
         program.programs % program.clusterSize != 0)))
     return "clusters of 2, 4 or 8 programs need a column loop and a 1-D grid "
            "of a multiple of them";
+  if (program.gridReduce &&
+      (!program.columnLoop || program.grid != GridKind::Persistent ||
+       program.clusterSize != 1 || program.programs > 64))
+    return "a grid reduction needs a column loop and a persistent grid of at "
+           "most 64 programs, without clusters";
   if (!llvm::isPowerOf2_64(program.numWarps) || program.numWarps > 32)
     return "num_warps must be a power of two up to 32";
   if (program.dotK != 0 &&
@@ -167,7 +172,7 @@ std::string smith::verifyProgram(const Program &program) {
     if (program.rank == 1 &&
         (op.shape == Shape::Rows || op.shape == Shape::Cols))
       return bad("rows and columns in a rank-1 program");
-    if (program.clusterSize > 1 && op.kind == OpKind::Accumulate &&
+    if (program.splitsRows() && op.kind == OpKind::Accumulate &&
         (op.shape != Shape::Scalar || op.reduce == ReduceFn::Dot))
       return bad("a cluster combines only scalar sums and maxima");
     if (isDotOperand(op.shape) &&

@@ -417,6 +417,16 @@ struct Program {
   /// stores the second phase. The grid (or the persistent loop) counts
   /// clusters.
   int64_t clusterSize = 1;
+  /// With a column loop on a persistent grid, without clusters: the whole
+  /// grid splits each row block, as a cluster would (tile.persistent, its
+  /// accumulators combined by tile.grid_reduce, one per kind): program
+  /// `pid` walks column blocks pid, pid + programs, ...; every program
+  /// visits every row block; program 0 alone computes and stores the
+  /// second phase.
+  bool gridReduce = false;
+  /// Whether the programs of a row block combine their accumulators
+  /// (clusters or the grid).
+  bool splitsRows() const { return clusterSize > 1 || gridReduce; }
   /// Some input elements are inf, -inf or NaN.
   bool specials = false;
   /// Float multiplies and adds may fuse into FMAs (the default); false

@@ -54,7 +54,10 @@ def Tile_Dialect : Dialect {
     from one program up to the one the launch names. On the GPU a launch of
     N programs (along x) then runs as many as fit on the GPU at once, at
     most N; the interpreter runs the N. Such a kernel uses program ids and
-    counts along x only. Floating-point multiplications and the additions
+    counts along x only. A persistent kernel without clusters may reduce
+    across its whole grid (`tile.grid_reduce`): its programs then wait for
+    one another, so the GPU runs one wave of them, launched cooperatively,
+    and the interpreter runs them all at once. Floating-point multiplications and the additions
     or subtractions that use them may be fused into one FMA on the GPU (as
     CUDA's `-fmad=true` and Triton's `enable_fp_fusion` do: one rounding
     instead of two, so results differ from the interpreter's in the last
