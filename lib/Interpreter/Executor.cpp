@@ -5,6 +5,7 @@
 #include "tile/Conversion/KernelABI.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/thread.h"
 
 #include <chrono>
 #include <cstring>
@@ -110,19 +111,25 @@ LogicalResult Executor::runProgram() {
   return runBlock(body, yielded);
 }
 
-/// Runs `programs` on threads of their own, meeting at `meeting`.
+/// Runs `programs` on threads of their own, meeting at `meeting`. A grid
+/// may have thousands: each thread gets a stack of kProgramStackBytes (a
+/// program's recursion is only as deep as its nested regions), not the
+/// system's default of several MiB.
 static LogicalResult
 runTogether(ClusterMeeting &meeting,
             llvm::ArrayRef<std::unique_ptr<Executor>> programs,
             llvm::function_ref<LogicalResult(Executor &)> run) {
+  constexpr unsigned kProgramStackBytes = 1u << 20;
   std::vector<char> ok(programs.size(), 0);
-  std::vector<std::thread> threads;
+  std::vector<llvm::thread> threads;
+  threads.reserve(programs.size());
   for (size_t rank = 0; rank < programs.size(); ++rank)
-    threads.emplace_back([&, rank] {
-      ok[rank] = succeeded(run(*programs[rank]));
-      meeting.finish(!ok[rank]);
-    });
-  for (std::thread &thread : threads)
+    threads.emplace_back(std::optional<unsigned>(kProgramStackBytes),
+                         [&, rank] {
+                           ok[rank] = succeeded(run(*programs[rank]));
+                           meeting.finish(!ok[rank]);
+                         });
+  for (llvm::thread &thread : threads)
     thread.join();
   return failure(llvm::is_contained(ok, 0));
 }
