@@ -19,7 +19,8 @@
 //     thread (it cannot move on before this block arrives again), so each
 //     thread finds the buffer, (g + 1 - 1) % 2;
 //  4. each warp combines all the slots: lane l takes programs l, l + 32,
-//     ..., then the lanes combine by butterfly shuffles. Every lane of every
+//     ..., eight at a time (their loads issued together), then the lanes
+//     combine by butterfly shuffles. Every lane of every
 //     warp of every program performs the same operations on the same
 //     values, so all get the same results, bit for bit.
 //
@@ -49,6 +50,9 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+
+/// The programs each lane reads per round of its combining loop.
+constexpr int64_t kGridReduceUnroll = 8;
 
 /// An inline PTX statement with side effects.
 static LLVM::InlineAsmOp createPTX(OpBuilder &b, Location loc, Type result,
@@ -222,34 +226,60 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     LLVM::CondBrOp::create(rewriter, loc, more, body, header->getArguments(),
                            exit, header->getArguments());
     rewriter.setInsertionPointToEnd(body);
-    Value program = body->getArgument(0);
-    SmallVector<Value> next = {
-        LLVM::AddOp::create(rewriter, loc, program, i32Const(32))};
+    // kGridReduceUnroll programs a lane at a time: their loads are all
+    // issued before the first is combined, so that a lane waits for one L2
+    // round trip per kGridReduceUnroll x 32 programs, not per 32. A program
+    // past the grid's end reads the slot of the lane's first (in bounds)
+    // and counts as the identity.
+    Value lead = body->getArgument(0);
+    SmallVector<Value> next = {LLVM::AddOp::create(
+        rewriter, loc, lead, i32Const(kGridReduceUnroll * 32))};
+    SmallVector<SmallVector<Value>> partials(numValues);
+    SmallVector<Value> inRange;
+    for (int64_t u = 0; u < kGridReduceUnroll; ++u) {
+      Value program =
+          u == 0 ? lead
+                 : LLVM::AddOp::create(rewriter, loc, lead, i32Const(32 * u))
+                       .getResult();
+      Value valid = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ult, program, programs);
+      inRange.push_back(valid);
+      Value read = LLVM::SelectOp::create(rewriter, loc, valid, program, lead);
+      for (int64_t j = 0; j < numValues; ++j) {
+        Value slotIndex = LLVM::AddOp::create(rewriter, loc, bufferSlots,
+                                              i32Const(j * maxPrograms));
+        slotIndex = LLVM::AddOp::create(rewriter, loc, slotIndex, read);
+        Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, slotIndex);
+        Value offset = LLVM::MulOp::create(rewriter, loc, wide,
+                                           createI64(rewriter, loc, 8));
+        Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
+        Type wordType = words[j].getType();
+        unsigned width = wordType.getIntOrFloatBitWidth();
+        Value word =
+            createPTX(rewriter, loc, wordType,
+                      llvm::formatv("ld.relaxed.gpu.global.b{0} $0, [$1+{1}];",
+                                    width, tile::kGridReduceSlotsOffset)
+                          .str(),
+                      width == 64 ? "=l,l" : "=r,l", {address})
+                .getResult(0);
+        Type accType = values[j].getType();
+        partials[j].push_back(
+            accType == wordType
+                ? word
+                : LLVM::BitcastOp::create(rewriter, loc, accType, word)
+                      .getResult());
+      }
+    }
     for (int64_t j = 0; j < numValues; ++j) {
-      Value slotIndex = LLVM::AddOp::create(rewriter, loc, bufferSlots,
-                                            i32Const(j * maxPrograms));
-      slotIndex = LLVM::AddOp::create(rewriter, loc, slotIndex, program);
-      Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, slotIndex);
-      Value offset =
-          LLVM::MulOp::create(rewriter, loc, wide, createI64(rewriter, loc, 8));
-      Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
-      Type wordType = words[j].getType();
-      unsigned width = wordType.getIntOrFloatBitWidth();
-      Value word =
-          createPTX(rewriter, loc, wordType,
-                    llvm::formatv("ld.relaxed.gpu.global.b{0} $0, [$1+{1}];",
-                                  width, tile::kGridReduceSlotsOffset)
-                        .str(),
-                    width == 64 ? "=l,l" : "=r,l", {address})
-              .getResult(0);
-      Type accType = values[j].getType();
-      Value partial =
-          accType == wordType
-              ? word
-              : LLVM::BitcastOp::create(rewriter, loc, accType, word)
-                    .getResult();
-      next.push_back(createCombine(rewriter, loc, op.getKind(),
-                                   body->getArgument(1 + j), partial));
+      Value total = body->getArgument(1 + j);
+      Value identity =
+          createIdentity(rewriter, loc, op.getKind(), values[j].getType());
+      for (int64_t u = 0; u < kGridReduceUnroll; ++u) {
+        Value partial = LLVM::SelectOp::create(rewriter, loc, inRange[u],
+                                               partials[j][u], identity);
+        total = createCombine(rewriter, loc, op.getKind(), total, partial);
+      }
+      next.push_back(total);
     }
     LLVM::BrOp::create(rewriter, loc, next, header);
 

@@ -13,7 +13,9 @@
 // After the second barrier every thread reads the generation back: the
 // buffer is (generation - 1) & 1. Lane l sums programs l, l + 32, ...
 // (a loop carrying the lane and one partial per value, starting at 0),
-// then five butterfly shuffles; the bf16 result is truncated back.
+// eight programs a round (the 16 loads of both values issued before any
+// sum, the loop stepping by 256), then five butterfly shuffles; the bf16
+// result is truncated back.
 // CHECK-LABEL: llvm.mlir.global external @reduce_two_grid_reduce()
 // CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<262160 x i8>
 // CHECK: llvm.mlir.zero : !llvm.array<262160 x i8>
@@ -48,7 +50,10 @@
 // CHECK-NEXT: %[[MORE:.*]] = llvm.icmp "ult" %[[P]], %[[PROGRAMS]]
 // CHECK-NEXT: llvm.cond_br %[[MORE]], ^[[BODY:.*]](%{{.*}}), ^[[DONE:.*]](%{{.*}})
 // CHECK: ^[[BODY]](
-// CHECK-COUNT-2: "ld.relaxed.gpu.global.b32 $0, [$1+16];"
+// CHECK: llvm.mlir.constant(256 : i32)
+// CHECK-COUNT-16: "ld.relaxed.gpu.global.b32 $0, [$1+16];"
+// CHECK-NOT: ld.relaxed
+// CHECK-COUNT-16: llvm.fadd
 // CHECK: ^[[DONE]](
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
