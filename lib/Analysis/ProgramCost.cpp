@@ -486,6 +486,8 @@ void Counter::visit(Operation &op, double weight, Operation *loop) {
   }
   if (isa<ClusterReduceOp>(op))
     cost.clusterReductions += weight;
+  if (isa<GridReduceOp>(op))
+    cost.gridReductions += weight;
   for (Type type : op.getResultTypes())
     if (auto tensor = dyn_cast<RankedTensorType>(type);
         tensor && isa<FloatType>(tensor.getElementType()))

@@ -360,6 +360,8 @@ llvm::Expected<LaunchEstimate> mlir::tile::estimateLaunch(
       mean.steps = std::max(mean.steps, other.steps);
       mean.clusterReductions =
           std::max(mean.clusterReductions, other.clusterReductions);
+      mean.gridReductions =
+          std::max(mean.gridReductions, other.gridReductions);
       mean.exact &= other.exact;
     }
     double ranks = static_cast<double>(cluster);
@@ -438,7 +440,9 @@ llvm::Expected<LaunchEstimate> mlir::tile::estimateLaunch(
   stepSeconds += estimate.threads / 32 * kWarpStepSeconds;
   estimate.latencySeconds =
       (program.steps * stepSeconds +
-       program.clusterReductions * cluster * kClusterPeerSeconds) *
+       program.clusterReductions * cluster * kClusterPeerSeconds +
+       program.gridReductions *
+           (kGridReduceSeconds + programs * kGridReduceProgramSeconds)) *
       rounds;
 
   double tail = programs > slots ? rounds * slots / programs : 1;

@@ -56,6 +56,10 @@ struct ProgramCost {
   /// tile.cluster_reduce operations, times trip counts: each a round of
   /// messages between the programs of a cluster, in the critical path.
   double clusterReductions = 0;
+  /// tile.grid_reduce operations, times trip counts: each a meeting of
+  /// every program of the grid through global memory, in the critical
+  /// path.
+  double gridReductions = 0;
   /// Every trip count and mask fraction was evaluated.
   bool exact = true;
 };

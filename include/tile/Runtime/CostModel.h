@@ -29,8 +29,10 @@
 //              cores' rate;
 //   latency  = (the program's steps x kStepSeconds, halved for a loop
 //              pipelined two stages deep or more, + its cluster reductions
-//              x the cluster's size x kClusterPeerSeconds) x the rounds of
-//              programs an SM runs one after the other;
+//              x the cluster's size x kClusterPeerSeconds, + its grid
+//              reductions x (kGridReduceSeconds + the grid's programs x
+//              kGridReduceProgramSeconds)) x the rounds of programs an SM
+//              runs one after the other;
 //   chain    = ramp + memory / the programs an SM runs at once + latency:
 //              one program's own path, its loads and its steps one after
 //              the other (a program alone on its SM cannot hide its steps
@@ -135,6 +137,12 @@ inline constexpr double kStepSeconds = 1.5e-6;
 inline constexpr double kLaunchSeconds = 5e-6;
 inline constexpr double kInstructionsPerElement = 2.5;
 inline constexpr double kClusterPeerSeconds = 0.1e-6;
+/// A grid reduction (tile.grid_reduce): a fixed part and a part per program
+/// of the grid. Fitted to run 104 (H100, the first lowering: about 5 us a
+/// reduction over 132 programs and 30 us over 1188; bench/results/
+/// 2026-12-07-h100-run104-report.md).
+inline constexpr double kGridReduceSeconds = 1.9e-6;
+inline constexpr double kGridReduceProgramSeconds = 24e-9;
 /// The time an SM takes to launch one more block of its first round (the
 /// last block's chain starts that much later), and the share of the
 /// bandwidth one SM can draw when fewer programs than SMs run, both fitted
