@@ -530,8 +530,9 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     for (Value value : reduceOp.getValues())
       values.push_back(executor.lookup(value));
     ClusterMeeting *meeting = executor.getClusterMeeting();
-    if (!meeting) {
-      // A cluster of one: the program's own values.
+    if (executor.getClusterSize() == 1 || !meeting) {
+      // A cluster of one: the program's own values (the meeting, if any,
+      // is the grid's).
       for (auto [result, value] : llvm::zip(reduceOp.getReduced(), values))
         executor.bind(result, value);
       return success();

@@ -360,8 +360,7 @@ llvm::Expected<LaunchEstimate> mlir::tile::estimateLaunch(
       mean.steps = std::max(mean.steps, other.steps);
       mean.clusterReductions =
           std::max(mean.clusterReductions, other.clusterReductions);
-      mean.gridReductions =
-          std::max(mean.gridReductions, other.gridReductions);
+      mean.gridReductions = std::max(mean.gridReductions, other.gridReductions);
       mean.exact &= other.exact;
     }
     double ranks = static_cast<double>(cluster);

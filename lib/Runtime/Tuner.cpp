@@ -345,8 +345,8 @@ static RunOptions getSearchRunOptions(const TuneOptions &options,
 }
 
 /// The search of tuneKernel; a report with nothing timed is no error here.
-/// Its timed configurations (not those timed once) are appended to
-/// `timed`.
+/// Its timed configurations (those timed once too, which cannot be
+/// finalists but can be checked) are appended to `timed`.
 static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
                                                llvm::ArrayRef<KernelArg> args,
                                                const TuneOptions &options,

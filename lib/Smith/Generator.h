@@ -90,7 +90,7 @@ public:
         float8Rng(seed ^ 0x2545f4914f6cdd1d),
         contractRng(seed ^ 0x4cf5ad432745937f),
         clusterRng(seed ^ 0x7fb5d329728ea185),
-        gridRng(seed ^ 0x2545f4914f6cdd1d), dots(dots) {
+        gridRng(seed ^ 0x5851f42d4c957f2d), dots(dots) {
     program.seed = seed;
   }
   Program generate();

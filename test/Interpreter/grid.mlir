@@ -113,3 +113,30 @@ tile.func @diverge(%out: !tile.ptr<f32>) attributes {tile.persistent} {
 // RUN: not tile-run %s --kernel early_exit --grid 8193 --arg 'f32[8193]=zeros' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TOO-MANY
 // TOO-MANY: error: a kernel that reduces across the grid (tile.grid_reduce) runs at most 8192 programs, not 8193
+
+// A persistent kernel of clusters of one (tile.cluster_size = 1) may reduce
+// across its cluster and across the grid: the cluster reduction is each
+// program's own value, even though the grid's programs run together (a
+// review found it reading the grid's meeting instead). Program p stores
+// its own p + 1 and the grid's sum of them, 1 + 2 + 3 = 6.
+// RUN: tile-run %s --kernel clusters_of_one --grid 3 --arg 'i32[3x2]=zeros' --out 0=%t.one.npy > /dev/null
+// RUN: %reference print %t.one.npy | FileCheck %s --check-prefix=ONE
+// ONE:      i32[3x2]
+// ONE-NEXT: 1 6
+// ONE-NEXT: 2 6
+// ONE-NEXT: 3 6
+tile.func @clusters_of_one(%out: !tile.ptr<i32>)
+    attributes {tile.persistent, tile.cluster_size = 1 : i32} {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %pid = tile.program_id x : i32
+  %v = arith.addi %pid, %c1 : i32
+  %own = tile.cluster_reduce sum %v : i32
+  %all = tile.grid_reduce sum %v : i32
+  %row = arith.muli %pid, %c2 : i32
+  %p0 = tile.addptr %out, %row : !tile.ptr<i32>, i32
+  %p1 = tile.addptr %p0, %c1 : !tile.ptr<i32>, i32
+  tile.store %p0, %own : !tile.ptr<i32>
+  tile.store %p1, %all : !tile.ptr<i32>
+  tile.return
+}

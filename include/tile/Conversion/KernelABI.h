@@ -31,7 +31,11 @@ inline constexpr llvm::StringLiteral kDynamicSharedSuffix = "_dynamic_shared";
 /// buffers of kMaxGridReducePrograms 8-byte slots for each value of its
 /// widest reduction (GridOpToLLVM.cpp). Each launch leaves the count at 0.
 /// The runtime launches such a kernel cooperatively, all of its programs
-/// resident at once, and never on more than kMaxGridReducePrograms.
+/// resident at once, and never on more than kMaxGridReducePrograms. Every
+/// reduction of the kernel uses the same buffer offsets (spaced for the
+/// widest). One workspace per loaded module: two launches of the kernel
+/// from one module must not run at once (on two streams), or they would
+/// count each other's programs.
 inline constexpr llvm::StringLiteral kGridReduceSuffix = "_grid_reduce";
 /// The most programs of a grid that reduces across itself (the interpreter
 /// refuses more, too).

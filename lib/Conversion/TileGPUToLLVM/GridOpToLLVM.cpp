@@ -73,6 +73,13 @@ static Value createIdentity(OpBuilder &b, Location loc, tile::ReduceKind kind,
   return tile::visitReduceKind(kind, [&](auto tag) -> Value {
     using Tag = decltype(tag);
     if constexpr (std::is_same_v<Tag, tile::SumReduction>) {
+      // -0.0 for floats, so that a sum of -0.0 stays -0.0, as the
+      // interpreter's does.
+      if (auto floatType = dyn_cast<FloatType>(type))
+        return LLVM::ConstantOp::create(
+            b, loc, type,
+            b.getFloatAttr(type, APFloat::getZero(floatType.getFloatSemantics(),
+                                                  /*Negative=*/true)));
       return LLVM::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
     } else {
       if (auto floatType = dyn_cast<FloatType>(type))
@@ -99,9 +106,21 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     if (!func)
       return rewriter.notifyMatchFailure(op, "kernel not converted first");
     std::string name = (func.getSymName() + tile::kGridReduceSuffix).str();
-    if (!SymbolTable::lookupNearestSymbolFrom(
-            func, StringAttr::get(op.getContext(), name)))
+    auto workspaceGlobal =
+        dyn_cast_or_null<LLVM::GlobalOp>(SymbolTable::lookupNearestSymbolFrom(
+            func, StringAttr::get(op.getContext(), name)));
+    auto workspaceType =
+        workspaceGlobal
+            ? dyn_cast<LLVM::LLVMArrayType>(workspaceGlobal.getGlobalType())
+            : LLVM::LLVMArrayType();
+    if (!workspaceType)
       return rewriter.notifyMatchFailure(op, "no workspace for the kernel");
+    // A buffer holds the slots of the kernel's widest reduction, whichever
+    // reduction this is: every reduction of the kernel takes its buffers at
+    // the same offsets, so that the two-buffer argument above holds across
+    // reductions of different widths.
+    int64_t bufferValues = getGridReduceWorkspaceValues(
+        static_cast<int64_t>(workspaceType.getNumElements()));
     MLIRContext *context = op.getContext();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     auto i32Const = [&](int64_t v) { return createI32(rewriter, loc, v); };
@@ -161,7 +180,7 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
             "ld.relaxed.gpu.global.u32 tg_gen, [$0+4];\n"
             "and.b32 tg_idx, tg_gen, 1;\n"
          << llvm::formatv("mul.lo.u32 tg_idx, tg_idx, {0};\n",
-                          numValues * maxPrograms)
+                          bufferValues * maxPrograms)
          << "add.u32 tg_idx, tg_idx, $1;\n"
             "mul.wide.u32 tg_slot, tg_idx, 8;\n"
             "add.u64 tg_slot, tg_slot, $0;\n";
@@ -201,8 +220,8 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     Value previous =
         LLVM::SubOp::create(rewriter, loc, generation, i32Const(1));
     Value buffer = LLVM::AndOp::create(rewriter, loc, previous, i32Const(1));
-    Value bufferSlots = LLVM::MulOp::create(rewriter, loc, buffer,
-                                            i32Const(numValues * maxPrograms));
+    Value bufferSlots = LLVM::MulOp::create(
+        rewriter, loc, buffer, i32Const(bufferValues * maxPrograms));
 
     // 4. Lane l combines programs l, l + 32, ... of each value.
     SmallVector<Type> loopTypes = {i32};
@@ -308,6 +327,11 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
 int64_t mlir::tilegpu::getGridReduceWorkspaceBytes(int64_t values) {
   return tile::kGridReduceSlotsOffset +
          2 * values * tile::kMaxGridReducePrograms * 8;
+}
+
+int64_t mlir::tilegpu::getGridReduceWorkspaceValues(int64_t bytes) {
+  return (bytes - tile::kGridReduceSlotsOffset) /
+         (2 * tile::kMaxGridReducePrograms * 8);
 }
 
 void mlir::tilegpu::populateGridOpToLLVMPatterns(LLVMTypeConverter &converter,

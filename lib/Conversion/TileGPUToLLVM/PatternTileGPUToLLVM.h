@@ -165,6 +165,8 @@ int64_t getClusterSlotBytes(tile::ClusterReduceOp op);
 /// The bytes of the global workspace of a kernel whose widest grid
 /// reduction reduces `values` values (KernelABI.h).
 int64_t getGridReduceWorkspaceBytes(int64_t values);
+/// The values a workspace of `bytes` bytes holds per program and buffer.
+int64_t getGridReduceWorkspaceValues(int64_t bytes);
 
 /// The type partial results of a reduction are kept in (f32 for f16 and
 /// bf16).

@@ -81,3 +81,26 @@ tile.func @reduce_max(%out: !tile.ptr<i64>, %x: i64)
   tile.store %out, %m : !tile.ptr<i64>
   tile.return
 }
+
+// Reductions of different widths take their buffers at the same offsets,
+// spaced for the kernel's widest (2 values: 2 x 8192 slots a buffer), so
+// that reduction k + 1 never writes into the slots reduction k's readers
+// still read (a review found the 1-value max of this kernel writing over
+// the 2-value sum's second value). A float sum starts from -0.0, so that a
+// sum of -0.0 stays -0.0, as on the interpreter.
+// CHECK-LABEL: llvm.mlir.global external @two_widths_grid_reduce()
+// CHECK-SAME: !llvm.array<262160 x i8>
+// CHECK-LABEL: llvm.func @two_widths
+// CHECK: mul.lo.u32 tg_idx, tg_idx, 16384;
+// CHECK: llvm.mlir.constant(16384 : i32)
+// CHECK: llvm.mlir.constant(-0.000000e+00 : f32)
+// CHECK: mul.lo.u32 tg_idx, tg_idx, 16384;
+// CHECK-NOT: mul.lo.u32 tg_idx, tg_idx, 8192;
+// CHECK: llvm.mlir.constant(16384 : i32)
+tile.func @two_widths(%out: !tile.ptr<f32>, %x: f32, %y: f32)
+    attributes {tilegpu.num_warps = 1 : i32, tile.persistent} {
+  %s, %t = tile.grid_reduce sum %x, %y : f32, f32
+  %m = tile.grid_reduce max %s : f32
+  tile.store %out, %m : !tile.ptr<f32>
+  tile.return
+}
