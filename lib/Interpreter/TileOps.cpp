@@ -459,6 +459,26 @@ static RuntimeValue combineInRankOrder(ArrayRef<RuntimeValue> values,
   return makeIntegers(kind, {}, [&](int64_t) { return total; });
 }
 
+/// The program of rank `rank` brings `values` to `meeting` (its cluster's
+/// or its grid's), and gets each value combined over the group in order of
+/// rank, as `op`'s results.
+static LogicalResult meetAndCombine(Executor &executor, Operation *op,
+                                    ClusterMeeting &meeting, int64_t rank,
+                                    SmallVector<RuntimeValue> values,
+                                    ReduceKind kind) {
+  FailureOr<SmallVector<SmallVector<RuntimeValue>>> byRank =
+      meeting.meet(executor, op, rank, std::move(values));
+  if (failed(byRank))
+    return failure();
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    SmallVector<RuntimeValue> column;
+    for (const SmallVector<RuntimeValue> &rankValues : *byRank)
+      column.push_back(rankValues[i]);
+    executor.bind(result, combineInRankOrder(column, kind));
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//
@@ -537,18 +557,9 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
         executor.bind(result, value);
       return success();
     }
-    FailureOr<SmallVector<SmallVector<RuntimeValue>>> byRank = meeting->meet(
-        executor, op, executor.getProgramId(0) % executor.getClusterSize(),
-        std::move(values));
-    if (failed(byRank))
-      return failure();
-    for (auto [i, result] : llvm::enumerate(reduceOp.getReduced())) {
-      SmallVector<RuntimeValue> column;
-      for (const SmallVector<RuntimeValue> &rankValues : *byRank)
-        column.push_back(rankValues[i]);
-      executor.bind(result, combineInRankOrder(column, reduceOp.getKind()));
-    }
-    return success();
+    return meetAndCombine(executor, op, *meeting,
+                          executor.getProgramId(0) % executor.getClusterSize(),
+                          std::move(values), reduceOp.getKind());
   });
   table.add<GridReduceOp>([](Executor &executor,
                              Operation *op) -> LogicalResult {
@@ -560,17 +571,8 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     if (!meeting)
       return executor.emitError(op)
              << "the grid's programs do not run together (an interpreter bug)";
-    FailureOr<SmallVector<SmallVector<RuntimeValue>>> byProgram = meeting->meet(
-        executor, op, executor.getLinearProgramId(), std::move(values));
-    if (failed(byProgram))
-      return failure();
-    for (auto [i, result] : llvm::enumerate(reduceOp.getReduced())) {
-      SmallVector<RuntimeValue> column;
-      for (const SmallVector<RuntimeValue> &programValues : *byProgram)
-        column.push_back(programValues[i]);
-      executor.bind(result, combineInRankOrder(column, reduceOp.getKind()));
-    }
-    return success();
+    return meetAndCombine(executor, op, *meeting, executor.getLinearProgramId(),
+                          std::move(values), reduceOp.getKind());
   });
   table.add<ProgramIdOp>([](Executor &executor,
                             Operation *op) -> LogicalResult {

@@ -487,16 +487,23 @@ CudaFunction::getMaxActiveBlocksPerMultiprocessor(int blockSize) const {
   return blocks;
 }
 
-/// A launch configuration of `function`, with its cluster dimension.
+/// A launch configuration of `function`, with one attribute: its cluster
+/// dimension, or, for a kernel that reduces across its grid, a cooperative
+/// launch.
 static CUlaunchConfig getLaunchConfig(const CudaFunction &function,
                                       std::array<unsigned, 3> grid,
                                       unsigned blockSize,
-                                      CUlaunchAttribute &cluster,
+                                      CUlaunchAttribute &attribute,
                                       CUstream stream = nullptr) {
-  cluster = CUlaunchAttribute{};
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim.x = static_cast<unsigned>(function.clusterSize);
-  cluster.value.clusterDim.y = cluster.value.clusterDim.z = 1;
+  attribute = CUlaunchAttribute{};
+  if (function.gridReduce) {
+    attribute.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attribute.value.cooperative = 1;
+  } else {
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = static_cast<unsigned>(function.clusterSize);
+    attribute.value.clusterDim.y = attribute.value.clusterDim.z = 1;
+  }
   CUlaunchConfig config{};
   config.gridDimX = grid[0];
   config.gridDimY = grid[1];
@@ -505,7 +512,7 @@ static CUlaunchConfig getLaunchConfig(const CudaFunction &function,
   config.blockDimY = config.blockDimZ = 1;
   config.sharedMemBytes = function.dynamicSharedBytes;
   config.hStream = stream;
-  config.attrs = &cluster;
+  config.attrs = &attribute;
   config.numAttrs = 1;
   return config;
 }
@@ -663,39 +670,17 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
       return llvm::createStringError(
           kernel() + " reduces across its grid, which needs a CUDA driver "
                      "with cuLaunchKernelEx (CUDA 12 or later)");
-    CUlaunchAttribute cooperative{};
-    cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-    cooperative.value.cooperative = 1;
-    CUlaunchConfig config{};
-    config.gridDimX = grid[0];
-    config.gridDimY = grid[1];
-    config.gridDimZ = grid[2];
-    config.blockDimX = blockSize;
-    config.blockDimY = config.blockDimZ = 1;
-    config.sharedMemBytes = function.dynamicSharedBytes;
-    config.hStream = static_cast<CUstream>(stream);
-    config.attrs = &cooperative;
-    config.numAttrs = 1;
-    if (llvm::Error err =
-            driver.check(driver.cuLaunchKernelEx(
-                             &config, static_cast<CUfunction>(function.handle),
-                             const_cast<void **>(params.data()),
-                             /*extra=*/nullptr),
-                         "cuLaunchKernelEx"))
-      return llvm::createStringError("launching " + kernel() + " failed: " +
-                                     llvm::toString(std::move(err)));
-    return llvm::Error::success();
   }
-  if (function.clusterSize > 1) {
-    if (grid[0] % function.clusterSize)
-      return llvm::createStringError(
-          "cannot launch " + kernel() + " with " + llvm::Twine(grid[0]) +
-          " programs along x: it runs in clusters of " +
-          llvm::Twine(function.clusterSize) +
-          " (tile.cluster_size), and the grid must be a multiple of that");
-    CUlaunchAttribute cluster;
-    CUlaunchConfig config = getLaunchConfig(function, grid, blockSize, cluster,
-                                            static_cast<CUstream>(stream));
+  if (function.clusterSize > 1 && grid[0] % function.clusterSize)
+    return llvm::createStringError(
+        "cannot launch " + kernel() + " with " + llvm::Twine(grid[0]) +
+        " programs along x: it runs in clusters of " +
+        llvm::Twine(function.clusterSize) +
+        " (tile.cluster_size), and the grid must be a multiple of that");
+  if (function.gridReduce || function.clusterSize > 1) {
+    CUlaunchAttribute attribute;
+    CUlaunchConfig config = getLaunchConfig(
+        function, grid, blockSize, attribute, static_cast<CUstream>(stream));
     if (llvm::Error err =
             driver.check(driver.cuLaunchKernelEx(
                              &config, static_cast<CUfunction>(function.handle),
@@ -716,138 +701,4 @@ mlir::tile::launchKernel(const CudaDevice &device, const CudaFunction &function,
     return llvm::createStringError(
         "launching " + kernel() + " failed: " + llvm::toString(std::move(err)));
   return llvm::Error::success();
-}
-
-//===----------------------------------------------------------------------===//
-// Benchmarks
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// CUDA events, destroyed with the object.
-struct Events {
-  std::vector<CUevent> events;
-  ~Events() {
-    for (CUevent event : events)
-      (void)loadedDriver().cuEventDestroy(event);
-  }
-};
-} // namespace
-
-llvm::Expected<BenchResult> mlir::tile::benchmark(CudaDevice &device,
-                                                  const CudaFunction &function,
-                                                  std::array<unsigned, 3> grid,
-                                                  unsigned blockSize,
-                                                  llvm::ArrayRef<void *> params,
-                                                  const BenchOptions &options) {
-  if (options.repetitions == 0)
-    return llvm::createStringError("a benchmark needs at least 1 repetition");
-  const CudaDriver &driver = loadedDriver();
-  BenchResult result;
-  DeviceBuffer flush;
-  if (options.flushL2) {
-    result.flushBytes =
-        std::max<uint64_t>(2 * device.getInfo().l2CacheBytes, 1 << 20);
-    llvm::Expected<DeviceBuffer> buffer = device.allocate(result.flushBytes);
-    if (!buffer)
-      return buffer.takeError();
-    flush = std::move(*buffer);
-  }
-  unsigned flushValue = 0;
-  auto flushL2 = [&]() -> llvm::Error {
-    if (!options.flushL2)
-      return llvm::Error::success();
-    // A new value each time, so that no write can be skipped as a no-op.
-    return driver.check(driver.cuMemsetD32Async(flush.getAddress(),
-                                                ++flushValue,
-                                                flush.getSizeInBytes() / 4,
-                                                /*hStream=*/nullptr),
-                        "cuMemsetD32Async");
-  };
-
-  Events events;
-  auto createEvents = [&](size_t count) -> llvm::Error {
-    events.events.resize(count, nullptr);
-    for (CUevent &event : events.events)
-      if (!event)
-        if (llvm::Error err =
-                driver.check(driver.cuEventCreate(&event, CU_EVENT_DEFAULT),
-                             "cuEventCreate"))
-          return err;
-    return llvm::Error::success();
-  };
-  // One launch, timed.
-  auto timeLaunch = [&](unsigned i) -> llvm::Error {
-    if (llvm::Error err = flushL2())
-      return err;
-    if (llvm::Error err =
-            driver.check(driver.cuEventRecord(events.events[2 * i], nullptr),
-                         "cuEventRecord"))
-      return err;
-    if (llvm::Error err =
-            launchKernel(device, function, grid, blockSize, params))
-      return err;
-    return driver.check(driver.cuEventRecord(events.events[2 * i + 1], nullptr),
-                        "cuEventRecord");
-  };
-  auto readTimes = [&](unsigned count) -> llvm::Error {
-    if (llvm::Error err = driver.check(
-            driver.cuEventSynchronize(events.events[2 * count - 1]),
-            "cuEventSynchronize"))
-      return err;
-    if (llvm::Error err = device.synchronize())
-      return err;
-    for (unsigned i = 0; i < count; ++i) {
-      float ms = 0;
-      if (llvm::Error err =
-              driver.check(driver.cuEventElapsedTime(&ms, events.events[2 * i],
-                                                     events.events[2 * i + 1]),
-                           "cuEventElapsedTime"))
-        return err;
-      result.milliseconds.push_back(ms);
-    }
-    return llvm::Error::success();
-  };
-
-  unsigned warmup = options.warmup;
-  if (options.stopAfterMilliseconds > 0) {
-    // The first launch, timed alone, counts as a warm-up run.
-    if (llvm::Error err = createEvents(2))
-      return std::move(err);
-    if (llvm::Error err = timeLaunch(0))
-      return std::move(err);
-    if (llvm::Error err = readTimes(1))
-      return std::move(err);
-    if (result.milliseconds.front() > options.stopAfterMilliseconds) {
-      result.median = result.min = result.max = result.milliseconds.front();
-      result.stoppedEarly = true;
-      return result;
-    }
-    result.milliseconds.clear();
-    warmup = warmup ? warmup - 1 : 0;
-  }
-  for (unsigned i = 0; i < warmup; ++i) {
-    if (llvm::Error err = flushL2())
-      return std::move(err);
-    if (llvm::Error err =
-            launchKernel(device, function, grid, blockSize, params))
-      return std::move(err);
-  }
-  if (llvm::Error err = device.synchronize())
-    return std::move(err);
-
-  if (llvm::Error err = createEvents(2 * options.repetitions))
-    return std::move(err);
-  for (unsigned i = 0; i < options.repetitions; ++i)
-    if (llvm::Error err = timeLaunch(i))
-      return std::move(err);
-  if (llvm::Error err = readTimes(options.repetitions))
-    return std::move(err);
-  std::vector<double> sorted = result.milliseconds;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  result.median =
-      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  result.min = sorted.front();
-  result.max = sorted.back();
-  return result;
 }

@@ -58,17 +58,6 @@ static int64_t getClusterSize(Operation *op, const LoweringInfo &info) {
   return func ? info.clusterSize.lookup(func.getSymName()) : 1;
 }
 
-/// An inline PTX statement with side effects and no result.
-static void createPTX(OpBuilder &b, Location loc, llvm::StringRef code,
-                      llvm::StringRef constraints, ValueRange operands) {
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), operands, code, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-}
-
 /// A pointer as an i64 for an inline PTX address operand.
 static Value toAddress(OpBuilder &b, Location loc, Value pointer) {
   return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pointer);
@@ -196,9 +185,10 @@ struct ClusterReduceOpLowering : ConvertOpToLLVMPattern<tile::ClusterReduceOp> {
             "st.async.shared::cluster.mbarrier::complete_tx::bytes.b{0} "
             "[$0], $1, [$2];",
             bytes[j] * 8);
-        createPTX(rewriter, loc, code, bytes[j] == 8 ? "l,l,l" : "l,r,l",
-                  {toAddress(rewriter, loc, remoteSlot), word,
-                   toAddress(rewriter, loc, remoteBarrier)});
+        createInlinePTX(rewriter, loc, Type(), code,
+                        bytes[j] == 8 ? "l,l,l" : "l,r,l",
+                        {toAddress(rewriter, loc, remoteSlot), word,
+                         toAddress(rewriter, loc, remoteBarrier)});
       }
     });
 

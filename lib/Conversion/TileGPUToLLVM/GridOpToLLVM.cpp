@@ -54,19 +54,6 @@ namespace {
 /// The programs each lane reads per round of its combining loop.
 constexpr int64_t kGridReduceUnroll = 8;
 
-/// An inline PTX statement with side effects.
-static LLVM::InlineAsmOp createPTX(OpBuilder &b, Location loc, Type result,
-                                   llvm::StringRef code,
-                                   llvm::StringRef constraints,
-                                   ValueRange operands) {
-  return LLVM::InlineAsmOp::create(
-      b, loc, result ? TypeRange(result) : TypeRange(), operands, code,
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-}
-
 /// The value a reduction of `kind` starts from, of type `type`.
 static Value createIdentity(OpBuilder &b, Location loc, tile::ReduceKind kind,
                             Type type) {
@@ -208,14 +195,14 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
             word.getType().getIntOrFloatBitWidth() == 64 ? ",l" : ",r";
       SmallVector<Value> operands = {base, pid, programs};
       llvm::append_range(operands, words);
-      createPTX(rewriter, loc, Type(), code, constraints, operands);
+      createInlinePTX(rewriter, loc, Type(), code, constraints, operands);
     });
     NVVM::Barrier0Op::create(rewriter, loc);
 
     // 3. The buffer the reduction used.
     Value generation =
-        createPTX(rewriter, loc, i32, "ld.relaxed.gpu.global.u32 $0, [$1+4];",
-                  "=r,l", {base})
+        createInlinePTX(rewriter, loc, i32,
+                        "ld.relaxed.gpu.global.u32 $0, [$1+4];", "=r,l", {base})
             .getResult(0);
     Value previous =
         LLVM::SubOp::create(rewriter, loc, generation, i32Const(1));
@@ -275,11 +262,12 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
         Type wordType = words[j].getType();
         unsigned width = wordType.getIntOrFloatBitWidth();
         Value word =
-            createPTX(rewriter, loc, wordType,
-                      llvm::formatv("ld.relaxed.gpu.global.b{0} $0, [$1+{1}];",
-                                    width, tile::kGridReduceSlotsOffset)
-                          .str(),
-                      width == 64 ? "=l,l" : "=r,l", {address})
+            createInlinePTX(
+                rewriter, loc, wordType,
+                llvm::formatv("ld.relaxed.gpu.global.b{0} $0, [$1+{1}];", width,
+                              tile::kGridReduceSlotsOffset)
+                    .str(),
+                width == 64 ? "=l,l" : "=r,l", {address})
                 .getResult(0);
         Type accType = values[j].getType();
         partials[j].push_back(

@@ -19,6 +19,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseMap.h"
@@ -180,6 +181,12 @@ Value createCombine(OpBuilder &b, Location loc, tile::ReduceKind kind,
 //===----------------------------------------------------------------------===//
 
 Value createI32(OpBuilder &b, Location loc, int64_t value);
+/// An inline PTX statement with side effects, of result type `result` (none
+/// where null).
+LLVM::InlineAsmOp createInlinePTX(OpBuilder &b, Location loc, Type result,
+                                  llvm::StringRef code,
+                                  llvm::StringRef constraints,
+                                  ValueRange operands);
 
 /// Emits `body` under `condition`, in a block of its own branched to and
 /// from; the insertion point ends after it.

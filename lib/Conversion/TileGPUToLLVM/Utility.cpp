@@ -51,6 +51,19 @@ Value mlir::tilegpu::createShuffleXor(OpBuilder &b, Location loc, Value value,
              : LLVM::BitcastOp::create(b, loc, type, shuffled).getResult();
 }
 
+LLVM::InlineAsmOp mlir::tilegpu::createInlinePTX(OpBuilder &b, Location loc,
+                                                 Type result,
+                                                 llvm::StringRef code,
+                                                 llvm::StringRef constraints,
+                                                 ValueRange operands) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, code,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 Value mlir::tilegpu::createI32(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
                                   b.getI32IntegerAttr(value));
