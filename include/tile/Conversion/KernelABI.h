@@ -26,21 +26,24 @@ inline constexpr llvm::StringLiteral kDynamicSharedSuffix = "_dynamic_shared";
 
 /// A kernel `K` that reduces across its grid (tile.grid_reduce) keeps its
 /// reductions' state in `.visible .global .align 8 .b8 K_grid_reduce[]`,
-/// zeroed when the module loads: an arrival count (u32, byte 0), a
-/// generation (u32, byte 4), then from byte kGridReduceSlotsOffset two
-/// buffers of kMaxGridReducePrograms 8-byte slots for each value of its
-/// widest reduction (GridOpToLLVM.cpp). Each launch leaves the count at 0.
-/// The runtime launches such a kernel cooperatively, all of its programs
-/// resident at once, and never on more than kMaxGridReducePrograms. Every
-/// reduction of the kernel uses the same buffer offsets (spaced for the
-/// widest). One workspace per loaded module: two launches of the kernel
-/// from one module must not run at once (on two streams), or they would
-/// count each other's programs.
+/// zeroed when the module loads: an epoch (u32, byte 0: the tag of the last
+/// reduction a launch completed), then from byte kGridReduceSlotsOffset
+/// two buffers, each of kMaxGridReducePrograms 8-byte slots (a 32-bit word
+/// and its reduction's tag) for each word of its widest reduction's values
+/// (two per 64-bit value), then kGridReducePaddingBytes that the combining
+/// loop may read past the grid's end (GridOpToLLVM.cpp). The runtime
+/// launches such a kernel cooperatively, all of its programs resident at
+/// once, and never on more than kMaxGridReducePrograms. Every reduction of
+/// the kernel uses the same buffer offsets (spaced for the widest). One
+/// workspace per loaded module: two launches of the kernel from one module
+/// must not run at once (on two streams), or they would take each other's
+/// tags.
 inline constexpr llvm::StringLiteral kGridReduceSuffix = "_grid_reduce";
 /// The most programs of a grid that reduces across itself (the interpreter
 /// refuses more, too).
 inline constexpr int64_t kMaxGridReducePrograms = 8192;
 inline constexpr int64_t kGridReduceSlotsOffset = 16;
+inline constexpr int64_t kGridReducePaddingBytes = 256 * 8;
 
 /// A kernel `K` whose TMA copies read tensor maps (tilegpu.tma_load) takes
 /// each map as a hidden parameter after its own (`.param .align 64 .b8

@@ -3,37 +3,44 @@
 // tile.grid_reduce combines scalars over every program of the launch, which
 // the runtime makes resident all at once (a cooperative launch of one wave,
 // KernelRunner.cpp and Cuda.cpp), through the kernel's workspace in global
-// memory (KernelABI.h: an arrival count, a generation, and two buffers of
-// slots, one per program and value). A reduction is a sense-reversing grid
-// barrier that carries values:
+// memory (KernelABI.h: an epoch, then two buffers of slots, one per program
+// and 32-bit word of the values). A slot holds a word and the tag of the
+// reduction that wrote it, stored together in one 8-byte store, so that a
+// reader that sees the tag sees the word (the idea of NCCL's LL protocol):
+// no barrier across the grid, no atomics and no fences.
 //
-//  1. a block barrier, so that no thread of the block still reads the
-//     slots of the reduction before last (which this one's buffer reuses);
-//  2. thread 0 reads the generation g (it cannot change before this block
-//     arrives), stores the block's values into its slots of buffer g % 2,
-//     and counts itself in (atom.add.acq_rel.gpu: its stores are released
-//     with it). The last to arrive resets the count and publishes
-//     generation g + 1 (st.release.gpu); the others spin on the generation
-//     (ld.acquire.gpu) until it changes;
-//  3. a block barrier, after which the generation is g + 1 for every
-//     thread (it cannot move on before this block arrives again), so each
-//     thread finds the buffer, (g + 1 - 1) % 2;
-//  4. each warp combines all the slots: lane l takes programs l, l + 32,
-//     ..., eight at a time (their loads issued together), then the lanes
-//     combine by butterfly shuffles. Every lane of every
-//     warp of every program performs the same operations on the same
-//     values, so all get the same results, bit for bit.
+// Reductions are numbered by tags: the kernel's start reads the epoch into a
+// per-thread counter (TileOpToLLVM.cpp; LLVM keeps it in a register), and
+// each reduction takes the next number, T. Then:
 //
-// Two buffers suffice: a program writes buffer g % 2 again for reduction
-// g + 2 only after reduction g + 1 completed, which needs every other
-// program to have arrived at g + 1, after step 1 of its g + 1, so after all
-// its threads read the slots of g. The count is 0 again when every program
-// has passed a reduction, so a launch that completes leaves the workspace
-// ready for the next one.
+//  1. a block barrier, so that no thread of the block still reads the slots
+//     of reduction T - 2, which this one's buffer (T % 2) reuses;
+//  2. thread 0 stores each word of the block's values with tag T into the
+//     program's slots (st.relaxed.gpu.b64);
+//  3. each warp combines all the slots: lane l takes programs l, l + 32,
+//     ..., a few at a time (their loads issued together), loading each slot
+//     again until its tag is T (ld.relaxed.gpu.b64), then the lanes combine
+//     by butterfly shuffles. Every lane of every warp of every program
+//     performs the same operations on the same values, so all get the same
+//     results, bit for bit;
+//  4. thread 0 of program 0 stores T as the epoch, so that the next launch
+//     numbers its reductions after this one's.
 //
-// The slots and the generation are read with ld.relaxed.gpu and stored
-// with st.relaxed.gpu, which the L1 cache does not serve: slots are reused
-// every second reduction, and a stale line must never be read.
+// Two buffers suffice: a program writes buffer T % 2 again for reduction
+// T + 2 only after it read every program's slot of T + 1, which each
+// program writes after step 1 of T + 1, so after all its threads read the
+// slots of T. A slot keeps the tag of the reduction that last wrote it,
+// at most the epoch a launch starts from, so it never passes for one of
+// the launch's own. (Tags are 32-bit: after 2^32 reductions of one loaded
+// module they come round again, and a slot that kept one stale word
+// through all of them would pass.) The epoch is read once by every program
+// before its first reduction, and none can complete that reduction before
+// every program arrived at it, so no program reads an epoch its own launch
+// already moved.
+//
+// The slots and the epoch are read with ld.relaxed.gpu, which the L1 cache
+// does not serve: slots are reused every second reduction, and a stale line
+// must never be read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,8 +58,13 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// The programs each lane reads per round of its combining loop.
-constexpr int64_t kGridReduceUnroll = 8;
+/// The slots a lane loads at once in its combining loop, at most: as many
+/// programs as give this many words, up to kGridReduceMaxUnroll.
+constexpr int64_t kGridReduceLoads = 32;
+constexpr int64_t kGridReduceMaxUnroll = 8;
+
+/// The bytes between a buffer's words: one slot per program.
+constexpr int64_t kWordStride = tile::kMaxGridReducePrograms * 8;
 
 /// The value a reduction of `kind` starts from, of type `type`.
 static Value createIdentity(OpBuilder &b, Location loc, tile::ReduceKind kind,
@@ -82,15 +94,51 @@ static Value createIdentity(OpBuilder &b, Location loc, tile::ReduceKind kind,
   });
 }
 
+/// The 32-bit words `value` (of 32 or 64 bits) travels as, low word first.
+static void appendWords(OpBuilder &b, Location loc, Value value,
+                        SmallVectorImpl<Value> &words) {
+  unsigned width = value.getType().getIntOrFloatBitWidth();
+  Type word = b.getIntegerType(width);
+  if (!isa<IntegerType>(value.getType()))
+    value = LLVM::BitcastOp::create(b, loc, word, value);
+  if (width == 32) {
+    words.push_back(value);
+    return;
+  }
+  Type i32 = b.getI32Type();
+  words.push_back(LLVM::TruncOp::create(b, loc, i32, value));
+  Value high = LLVM::LShrOp::create(b, loc, value, createI64(b, loc, 32));
+  words.push_back(LLVM::TruncOp::create(b, loc, i32, high));
+}
+
+/// The value of type `type` that `words` (as appendWords made them) hold.
+static Value createFromWords(OpBuilder &b, Location loc, Type type,
+                             ArrayRef<Value> words) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value value = words[0];
+  if (width == 64) {
+    Type i64 = b.getI64Type();
+    Value low = LLVM::ZExtOp::create(b, loc, i64, words[0]);
+    Value high = LLVM::ZExtOp::create(b, loc, i64, words[1]);
+    high = LLVM::ShlOp::create(b, loc, high, createI64(b, loc, 32));
+    value = LLVM::OrOp::create(b, loc, high, low);
+  }
+  if (!isa<IntegerType>(type))
+    value = LLVM::BitcastOp::create(b, loc, type, value);
+  return value;
+}
+
 struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  GridReduceOpLowering(LLVMTypeConverter &converter, const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
 
   LogicalResult
   matchAndRewrite(tile::GridReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (!func)
+    Value counter = info.gridTag.lookup(op);
+    if (!func || !counter)
       return rewriter.notifyMatchFailure(op, "kernel not converted first");
     std::string name = (func.getSymName() + tile::kGridReduceSuffix).str();
     auto workspaceGlobal =
@@ -102,11 +150,11 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
             : LLVM::LLVMArrayType();
     if (!workspaceType)
       return rewriter.notifyMatchFailure(op, "no workspace for the kernel");
-    // A buffer holds the slots of the kernel's widest reduction, whichever
+    // A buffer holds the words of the kernel's widest reduction, whichever
     // reduction this is: every reduction of the kernel takes its buffers at
     // the same offsets, so that the two-buffer argument above holds across
     // reductions of different widths.
-    int64_t bufferValues = getGridReduceWorkspaceValues(
+    int64_t bufferWords = getGridReduceWorkspaceWords(
         static_cast<int64_t>(workspaceType.getNumElements()));
     MLIRContext *context = op.getContext();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
@@ -115,20 +163,19 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     Value workspace = LLVM::AddressOfOp::create(rewriter, loc, globalPtr, name);
     Value base = LLVM::PtrToIntOp::create(rewriter, loc, i64, workspace);
 
-    // Each value as it travels (f32 for f16 and bf16), and as a word.
+    // Each value as it travels (f32 for f16 and bf16), and its words.
     SmallVector<Value> values, words;
+    SmallVector<int64_t> firstWord;
     for (Value value : adaptor.getValues()) {
       Type accType = getAccumulatorType(value.getType());
       if (accType != value.getType())
         value = LLVM::FPExtOp::create(rewriter, loc, accType, value);
       values.push_back(value);
-      Type word = rewriter.getIntegerType(accType.getIntOrFloatBitWidth());
-      words.push_back(isa<IntegerType>(accType)
-                          ? value
-                          : LLVM::BitcastOp::create(rewriter, loc, word, value)
-                                .getResult());
+      firstWord.push_back(words.size());
+      appendWords(rewriter, loc, value, words);
     }
     int64_t numValues = values.size();
+    int64_t numWords = words.size();
     const int64_t maxPrograms = tile::kMaxGridReducePrograms;
 
     // The program's place in the grid, and the grid's size. More programs
@@ -152,7 +199,15 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     createIf(rewriter, loc, tooMany,
              [&] { LLVM::Trap::create(rewriter, loc); });
 
-    // 1-2. Thread 0 brings the block's values and waits for the others.
+    // The reduction's tag, and its buffer's first slot.
+    Value previousTag = LLVM::LoadOp::create(rewriter, loc, i32, counter);
+    Value tag = LLVM::AddOp::create(rewriter, loc, previousTag, i32Const(1));
+    LLVM::StoreOp::create(rewriter, loc, tag, counter);
+    Value buffer = LLVM::AndOp::create(rewriter, loc, tag, i32Const(1));
+    Value bufferSlots = LLVM::MulOp::create(
+        rewriter, loc, buffer, i32Const(bufferWords * maxPrograms));
+
+    // 1-2. Thread 0 stores the block's words, each with the tag.
     NVVM::Barrier0Op::create(rewriter, loc);
     Value tid = getThreadId(rewriter, loc);
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
@@ -161,56 +216,28 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
       std::string code;
       llvm::raw_string_ostream os(code);
       os << "{\n"
-            ".reg .u32 tg_gen, tg_idx, tg_cur;\n"
-            ".reg .u64 tg_slot;\n"
-            ".reg .pred tg_p;\n"
-            "ld.relaxed.gpu.global.u32 tg_gen, [$0+4];\n"
-            "and.b32 tg_idx, tg_gen, 1;\n"
-         << llvm::formatv("mul.lo.u32 tg_idx, tg_idx, {0};\n",
-                          bufferValues * maxPrograms)
-         << "add.u32 tg_idx, tg_idx, $1;\n"
-            "mul.wide.u32 tg_slot, tg_idx, 8;\n"
+            ".reg .u64 tg_slot, tg_pair;\n"
+            "mul.wide.u32 tg_slot, $1, 8;\n"
             "add.u64 tg_slot, tg_slot, $0;\n";
-      for (int64_t j = 0; j < numValues; ++j)
-        os << llvm::formatv("st.relaxed.gpu.global.b{0} [tg_slot+{1}], ${2};\n",
-                            words[j].getType().getIntOrFloatBitWidth(),
-                            tile::kGridReduceSlotsOffset + j * maxPrograms * 8,
-                            3 + j);
-      os << "atom.add.acq_rel.gpu.global.u32 tg_cur, [$0], 1;\n"
-            "add.u32 tg_cur, tg_cur, 1;\n"
-            "setp.eq.u32 tg_p, tg_cur, $2;\n"
-            "@tg_p st.relaxed.gpu.global.u32 [$0], 0;\n"
-            "add.u32 tg_cur, tg_gen, 1;\n"
-            "@tg_p st.release.gpu.global.u32 [$0+4], tg_cur;\n"
-            "@tg_p bra tg_done;\n"
-            "tg_wait:\n"
-            "ld.acquire.gpu.global.u32 tg_cur, [$0+4];\n"
-            "setp.eq.u32 tg_p, tg_cur, tg_gen;\n"
-            "@tg_p bra tg_wait;\n"
-            "tg_done:\n"
-            "}";
+      for (int64_t w = 0; w < numWords; ++w)
+        os << llvm::formatv("mov.b64 tg_pair, {{${0}, $2};\n"
+                            "st.relaxed.gpu.global.b64 [tg_slot+{1}], "
+                            "tg_pair;\n",
+                            3 + w,
+                            tile::kGridReduceSlotsOffset + w * kWordStride);
+      os << "}";
       std::string constraints = "l,r,r";
-      for (Value word : words)
-        constraints +=
-            word.getType().getIntOrFloatBitWidth() == 64 ? ",l" : ",r";
-      SmallVector<Value> operands = {base, pid, programs};
+      for (int64_t w = 0; w < numWords; ++w)
+        constraints += ",r";
+      Value slot = LLVM::AddOp::create(rewriter, loc, bufferSlots, pid);
+      SmallVector<Value> operands = {base, slot, tag};
       llvm::append_range(operands, words);
       createInlinePTX(rewriter, loc, Type(), code, constraints, operands);
     });
-    NVVM::Barrier0Op::create(rewriter, loc);
 
-    // 3. The buffer the reduction used.
-    Value generation =
-        createInlinePTX(rewriter, loc, i32,
-                        "ld.relaxed.gpu.global.u32 $0, [$1+4];", "=r,l", {base})
-            .getResult(0);
-    Value previous =
-        LLVM::SubOp::create(rewriter, loc, generation, i32Const(1));
-    Value buffer = LLVM::AndOp::create(rewriter, loc, previous, i32Const(1));
-    Value bufferSlots = LLVM::MulOp::create(
-        rewriter, loc, buffer, i32Const(bufferValues * maxPrograms));
-
-    // 4. Lane l combines programs l, l + 32, ... of each value.
+    // 3. Lane l combines programs l, l + 32, ... of each value.
+    int64_t unroll = std::clamp<int64_t>(kGridReduceLoads / numWords, 1,
+                                         kGridReduceMaxUnroll);
     SmallVector<Type> loopTypes = {i32};
     SmallVector<Value> loopInit = {getLaneId(rewriter, loc)};
     for (Value value : values) {
@@ -232,61 +259,95 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     LLVM::CondBrOp::create(rewriter, loc, more, body, header->getArguments(),
                            exit, header->getArguments());
     rewriter.setInsertionPointToEnd(body);
-    // kGridReduceUnroll programs a lane at a time: their loads are all
-    // issued before the first is combined, so that a lane waits for one L2
-    // round trip per kGridReduceUnroll x 32 programs, not per 32. A program
-    // past the grid's end reads the slot of the lane's first (in bounds)
-    // and counts as the identity.
+    // `unroll` programs a lane at a time: all their loads are issued before
+    // the first tag is checked, so that a lane waits about one L2 round trip
+    // per unroll x 32 programs, not per 32. Program lead + 32 u is at 256 u
+    // bytes past the lead's slot. If any slot's tag is not yet T, the lane
+    // takes the same programs again (the loop does not advance); so no
+    // loop of the kernel's but this one has a load in it, which keeps
+    // ptxas from spilling around it. A program past the grid's end counts
+    // as the identity: its slot is loaded (the workspace ends in padding,
+    // so that the load stays inside it) but its tag is not checked.
     Value lead = body->getArgument(0);
-    SmallVector<Value> next = {LLVM::AddOp::create(
-        rewriter, loc, lead, i32Const(kGridReduceUnroll * 32))};
-    SmallVector<SmallVector<Value>> partials(numValues);
     SmallVector<Value> inRange;
-    for (int64_t u = 0; u < kGridReduceUnroll; ++u) {
+    for (int64_t u = 0; u < unroll; ++u) {
       Value program =
           u == 0 ? lead
                  : LLVM::AddOp::create(rewriter, loc, lead, i32Const(32 * u))
                        .getResult();
-      Value valid = LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::ult, program, programs);
-      inRange.push_back(valid);
-      Value read = LLVM::SelectOp::create(rewriter, loc, valid, program, lead);
-      for (int64_t j = 0; j < numValues; ++j) {
-        Value slotIndex = LLVM::AddOp::create(rewriter, loc, bufferSlots,
-                                              i32Const(j * maxPrograms));
-        slotIndex = LLVM::AddOp::create(rewriter, loc, slotIndex, read);
-        Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, slotIndex);
-        Value offset = LLVM::MulOp::create(rewriter, loc, wide,
-                                           createI64(rewriter, loc, 8));
-        Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
-        Type wordType = words[j].getType();
-        unsigned width = wordType.getIntOrFloatBitWidth();
-        Value word =
-            createInlinePTX(
-                rewriter, loc, wordType,
-                llvm::formatv("ld.relaxed.gpu.global.b{0} $0, [$1+{1}];", width,
-                              tile::kGridReduceSlotsOffset)
-                    .str(),
-                width == 64 ? "=l,l" : "=r,l", {address})
-                .getResult(0);
-        Type accType = values[j].getType();
-        partials[j].push_back(
-            accType == wordType
-                ? word
-                : LLVM::BitcastOp::create(rewriter, loc, accType, word)
-                      .getResult());
-      }
+      inRange.push_back(LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ult, program, programs));
     }
+    Value slot = LLVM::AddOp::create(rewriter, loc, bufferSlots, lead);
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, slot);
+    Value offset =
+        LLVM::MulOp::create(rewriter, loc, wide, createI64(rewriter, loc, 8));
+    Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
+    Value remaining = LLVM::SubOp::create(rewriter, loc, programs, lead);
+    int64_t loads = unroll * numWords;
+    // Operands: the loads' words and whether all their tags were T, then
+    // the lead's slot, the programs from the lead on, and the tag.
+    int64_t readyOperand = loads, addressOperand = loads + 1,
+            remainingOperand = loads + 2, tagOperand = loads + 3;
+    std::string code;
+    llvm::raw_string_ostream os(code);
+    os << "{\n"
+          ".reg .pred tg_p, tg_ready;\n"
+          ".reg .b32 tg_t;\n"
+       << llvm::formatv(".reg .b64 tg_v<{0}>;\n", loads);
+    // Load k reads word k % numWords of program lead + 32 (k / numWords).
+    for (int64_t k = 0; k < loads; ++k)
+      os << llvm::formatv(
+          "ld.relaxed.gpu.global.b64 tg_v{0}, [${1}+{2}];\n", k, addressOperand,
+          tile::kGridReduceSlotsOffset + (k / numWords) * 32 * 8 +
+              (k % numWords) * kWordStride);
+    os << "setp.eq.u32 tg_ready, 0, 0;\n";
+    for (int64_t k = 0; k < loads; ++k)
+      os << llvm::formatv("mov.b64 {{${0}, tg_t}, tg_v{0};\n"
+                          "setp.le.u32 tg_p, ${1}, {2};\n"
+                          "setp.eq.or.u32 tg_p, tg_t, ${3}, tg_p;\n"
+                          "and.pred tg_ready, tg_ready, tg_p;\n",
+                          k, remainingOperand, 32 * (k / numWords), tagOperand);
+    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", readyOperand)
+       << "}";
+    std::string constraints;
+    for (int64_t k = 0; k <= loads; ++k)
+      constraints += "=r,";
+    constraints += "l,r,r";
+    Type resultType = LLVM::LLVMStructType::getLiteral(
+        context, SmallVector<Type>(loads + 1, i32));
+    Value loaded = createInlinePTX(rewriter, loc, resultType, code, constraints,
+                                   {address, remaining, tag})
+                       .getResult(0);
+    SmallVector<Value> loadedWords;
+    for (int64_t k = 0; k < loads; ++k)
+      loadedWords.push_back(
+          LLVM::ExtractValueOp::create(rewriter, loc, loaded, k));
+    Value readyWord =
+        LLVM::ExtractValueOp::create(rewriter, loc, loaded, loads);
+    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                       readyWord, i32Const(0));
+    Value advanced =
+        LLVM::AddOp::create(rewriter, loc, lead, i32Const(unroll * 32));
+    SmallVector<Value> next = {
+        LLVM::SelectOp::create(rewriter, loc, ready, advanced, lead)};
     for (int64_t j = 0; j < numValues; ++j) {
-      Value total = body->getArgument(1 + j);
-      Value identity =
-          createIdentity(rewriter, loc, op.getKind(), values[j].getType());
-      for (int64_t u = 0; u < kGridReduceUnroll; ++u) {
-        Value partial = LLVM::SelectOp::create(rewriter, loc, inRange[u],
-                                               partials[j][u], identity);
+      Type accType = values[j].getType();
+      int64_t width =
+          (j + 1 < numValues ? firstWord[j + 1] : numWords) - firstWord[j];
+      Value previous = body->getArgument(1 + j);
+      Value total = previous;
+      Value identity = createIdentity(rewriter, loc, op.getKind(), accType);
+      for (int64_t u = 0; u < unroll; ++u) {
+        ArrayRef<Value> programWords =
+            ArrayRef(loadedWords).slice(u * numWords + firstWord[j], width);
+        Value partial = createFromWords(rewriter, loc, accType, programWords);
+        partial = LLVM::SelectOp::create(rewriter, loc, inRange[u], partial,
+                                         identity);
         total = createCombine(rewriter, loc, op.getKind(), total, partial);
       }
-      next.push_back(total);
+      next.push_back(
+          LLVM::SelectOp::create(rewriter, loc, ready, total, previous));
     }
     LLVM::BrOp::create(rewriter, loc, next, header);
 
@@ -303,26 +364,47 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
         total = LLVM::FPTruncOp::create(rewriter, loc, type, total);
       results.push_back(total);
     }
+    // 4. Every program has read the epoch by now: thread 0 of program 0
+    // moves it past this reduction.
+    Value leader = LLVM::OrOp::create(rewriter, loc, pid, tid);
+    createInlinePTX(rewriter, loc, Type(),
+                    "{\n"
+                    ".reg .pred tg_p;\n"
+                    "setp.eq.u32 tg_p, $1, 0;\n"
+                    "@tg_p st.relaxed.gpu.global.u32 [$0], $2;\n"
+                    "}",
+                    "l,r,r", {base, leader, tag});
     LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
     rewriter.setInsertionPointToStart(after);
     rewriter.replaceOp(op, results);
     return success();
   }
+
+  const LoweringInfo &info;
 };
 
 } // namespace
 
-int64_t mlir::tilegpu::getGridReduceWorkspaceBytes(int64_t values) {
-  return tile::kGridReduceSlotsOffset +
-         2 * values * tile::kMaxGridReducePrograms * 8;
+int64_t mlir::tilegpu::getGridReduceWords(tile::GridReduceOp op) {
+  int64_t words = 0;
+  for (Value value : op.getValues())
+    words += getAccumulatorType(value.getType()).getIntOrFloatBitWidth() / 32;
+  return words;
 }
 
-int64_t mlir::tilegpu::getGridReduceWorkspaceValues(int64_t bytes) {
-  return (bytes - tile::kGridReduceSlotsOffset) /
-         (2 * tile::kMaxGridReducePrograms * 8);
+int64_t mlir::tilegpu::getGridReduceWorkspaceBytes(int64_t words) {
+  return tile::kGridReduceSlotsOffset + 2 * words * kWordStride +
+         tile::kGridReducePaddingBytes;
+}
+
+int64_t mlir::tilegpu::getGridReduceWorkspaceWords(int64_t bytes) {
+  return (bytes - tile::kGridReduceSlotsOffset -
+          tile::kGridReducePaddingBytes) /
+         (2 * kWordStride);
 }
 
 void mlir::tilegpu::populateGridOpToLLVMPatterns(LLVMTypeConverter &converter,
-                                                 RewritePatternSet &patterns) {
-  patterns.add<GridReduceOpLowering>(converter);
+                                                 RewritePatternSet &patterns,
+                                                 const LoweringInfo &info) {
+  patterns.add<GridReduceOpLowering>(converter, info);
 }

@@ -83,6 +83,12 @@ struct LoweringInfo {
   /// by LLVM), and the reduction's lowering reads and increments. Filled in
   /// while converting, kernel first.
   mutable DenseMap<Operation *, Value> clusterRound;
+  /// Each tile.grid_reduce's tag counter: a per-thread i32 the kernel's
+  /// lowering allocates in the entry block and sets to the workspace's
+  /// epoch, shared by all the kernel's grid reductions, each of which takes
+  /// the next tag (GridOpToLLVM.cpp). Filled in while converting, kernel
+  /// first.
+  mutable DenseMap<Operation *, Value> gridTag;
   /// The recipes of each kernel's tensor maps (by kernel name): the words
   /// KernelABI.h describes after the header, kTensorMapWords per map, in
   /// the order of their tile.make_tensor_desc.
@@ -135,7 +141,8 @@ void populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  const LoweringInfo &info);
 void populateGridOpToLLVMPatterns(LLVMTypeConverter &converter,
-                                  RewritePatternSet &patterns);
+                                  RewritePatternSet &patterns,
+                                  const LoweringInfo &info);
 void populateClusterOpToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringInfo &info);
@@ -163,11 +170,14 @@ constexpr int64_t kClusterSlotsOffset = 16;
 /// size.
 int64_t getClusterSlotBytes(tile::ClusterReduceOp op);
 
+/// The 32-bit words a grid reduction's values travel as (two for each
+/// 64-bit value, one for each other).
+int64_t getGridReduceWords(tile::GridReduceOp op);
 /// The bytes of the global workspace of a kernel whose widest grid
-/// reduction reduces `values` values (KernelABI.h).
-int64_t getGridReduceWorkspaceBytes(int64_t values);
-/// The values a workspace of `bytes` bytes holds per program and buffer.
-int64_t getGridReduceWorkspaceValues(int64_t bytes);
+/// reduction travels as `words` words (KernelABI.h).
+int64_t getGridReduceWorkspaceBytes(int64_t words);
+/// The words a workspace of `bytes` bytes holds per program and buffer.
+int64_t getGridReduceWorkspaceWords(int64_t bytes);
 
 /// The type partial results of a reduction are kept in (f32 for f16 and
 /// bf16).

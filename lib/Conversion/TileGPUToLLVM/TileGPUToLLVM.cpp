@@ -578,15 +578,15 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
     }
     // The workspace of its grid reductions, where it has any, zeroed when
     // the module loads.
-    int64_t gridValues = 0;
+    int64_t gridWords = 0;
     func.walk([&](tile::GridReduceOp op) {
-      gridValues = std::max<int64_t>(gridValues, op.getValues().size());
+      gridWords = std::max(gridWords, getGridReduceWords(op));
     });
-    if (gridValues) {
+    if (gridWords) {
       auto global = LLVM::GlobalOp::create(
           builder, func.getLoc(),
           LLVM::LLVMArrayType::get(builder.getI8Type(),
-                                   getGridReduceWorkspaceBytes(gridValues)),
+                                   getGridReduceWorkspaceBytes(gridWords)),
           /*isConstant=*/false, LLVM::Linkage::External,
           (func.getSymName() + tile::kGridReduceSuffix).str(), Attribute(),
           /*alignment=*/8, /*addrSpace=*/1);
@@ -653,7 +653,7 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   populateReduceOpToLLVMPatterns(converter, patterns, info);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns, info);
   populateClusterOpToLLVMPatterns(converter, patterns, info);
-  populateGridOpToLLVMPatterns(converter, patterns);
+  populateGridOpToLLVMPatterns(converter, patterns, info);
   populateTmaOpToLLVMPatterns(converter, patterns, info);
   populateDotOpToLLVMPatterns(converter, patterns, info);
   populateWarpgroupDotOpToLLVMPatterns(converter, patterns);

@@ -75,6 +75,21 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
       if (info.sharedOffset.count(op))
         clusterReduces.push_back(op);
     });
+    SmallVector<Operation *> gridReduces;
+    func.walk([&](tile::GridReduceOp op) { gridReduces.push_back(op); });
+    // .maxnreg at the registers the kernel's occupancy leaves a thread, for
+    // a kernel that reduces across its grid. It takes nothing the hardware
+    // would give, but without it ptxas (CUDA 13.0) spills a few values
+    // around the reductions' waiting loops while keeping far fewer
+    // registers than it may (softmax_grid.mlir: 12 bytes at 40 registers,
+    // none at 48 or more with any .maxnreg).
+    if (!gridReduces.empty()) {
+      int64_t blocks =
+          std::max<int64_t>(1, info.minBlocksPerSM.lookup(func.getSymName()));
+      int64_t registers = std::min<int64_t>(255, 65536 / (threads * blocks));
+      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      rewriter.getI32IntegerAttr(registers / 8 * 8));
+    }
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     FailureOr<Block *> entry = rewriter.convertRegionTypes(
         &kernel.getBody(), *getTypeConverter(), &signature);
@@ -87,6 +102,9 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
       prefetchTensorMaps(rewriter, func.getLoc(), *entry, maps);
     if (info.usesClusterMemory.contains(func.getSymName()))
       startClusterExchanges(rewriter, func.getLoc(), *entry, clusterReduces);
+    if (!gridReduces.empty())
+      startGridReductions(rewriter, func.getLoc(), *entry, func.getSymName(),
+                          gridReduces);
     rewriter.eraseOp(func);
     return success();
   }
@@ -151,6 +169,34 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
     });
     NVVM::ClusterArriveRelaxedOp::create(rewriter, loc, rewriter.getUnitAttr());
     NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
+  }
+
+  /// The start of a kernel that reduces across its grid: the tag counter
+  /// of its reductions, set to the epoch its workspace holds
+  /// (GridOpToLLVM.cpp). Every thread reads the epoch, before any program
+  /// of the launch can complete a reduction.
+  void startGridReductions(ConversionPatternRewriter &rewriter, Location loc,
+                           Block *entry, StringRef kernel,
+                           ArrayRef<Operation *> reduces) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(entry);
+    Type i32 = rewriter.getI32Type();
+    auto localPtr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value counter = LLVM::AllocaOp::create(rewriter, loc, localPtr, i32,
+                                           createI32(rewriter, loc, 1));
+    auto globalPtr =
+        LLVM::LLVMPointerType::get(rewriter.getContext(), /*addressSpace=*/1);
+    Value workspace = LLVM::AddressOfOp::create(
+        rewriter, loc, globalPtr, (kernel + tile::kGridReduceSuffix).str());
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          workspace);
+    Value epoch =
+        createInlinePTX(rewriter, loc, i32,
+                        "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l", {base})
+            .getResult(0);
+    LLVM::StoreOp::create(rewriter, loc, epoch, counter);
+    for (Operation *op : reduces)
+      info.gridTag[op] = counter;
   }
 
   const LoweringInfo &info;

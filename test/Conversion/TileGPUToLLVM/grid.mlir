@@ -1,25 +1,36 @@
 // convert-tilegpu-to-llvm of tile.grid_reduce: the kernel's workspace in
 // global memory (visible, zeroed at load, sized for its widest reduction),
-// thread 0's arrival between two block barriers, and every warp combining
-// the slots of the buffer the reduction used.
+// the tag counter set from the workspace's epoch at the kernel's start,
+// thread 0 storing each word with the reduction's tag, and every warp
+// reading the slots until their tags are the reduction's.
 // RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm | FileCheck %s
 
-// Two values (f32 and bf16, which travels as f32): 16 + 2 x 2 x 8192 x 8
-// bytes. The program id and count span x, y and z; more than 8192 programs
-// trap. Thread 0 stores both values into slot `pid` of buffer
-// `generation & 1` (value j at byte 16 + j x 8192 x 8), counts itself in
-// (acq_rel), and the last to arrive (count + 1 == programs) resets the
-// count and releases generation + 1; the others spin on it (acquire).
-// After the second barrier every thread reads the generation back: the
-// buffer is (generation - 1) & 1. Lane l sums programs l, l + 32, ...
-// (a loop carrying the lane and one partial per value, starting at 0),
-// eight programs a round (the 16 loads of both values issued before any
-// sum, the loop stepping by 256), then five butterfly shuffles; the bf16
-// result is truncated back.
+// Two values (f32 and bf16, which travels as f32), one word each: 16 + 2
+// buffers x 2 words x 8192 slots x 8 bytes + 2048 bytes of padding. The
+// kernel gets .maxnreg at its occupancy's registers (65536 / 128 threads,
+// at most 248). Its start reads the epoch (byte 0) into the tag counter.
+// The program id and count span x, y and z; more than 8192 programs trap.
+// The reduction's tag is the counter plus 1 (stored back); its buffer is
+// tag & 1, 2 x 8192 slots long. After a block barrier thread 0 stores each
+// word beside the tag, in one 8-byte store, into slot `pid` of the buffer
+// (word j at byte 16 + j x 8192 x 8). Lane l sums programs l, l + 32, ...
+// (a loop carrying the lane and one partial per value, starting at -0.0),
+// eight programs a round: 16 loads issued (program u at 256 u bytes past
+// the lane's slot), each split into word and tag, the round ready only if
+// every tag of a program in the grid is the reduction's (the loop does not
+// advance otherwise, and keeps its partials); then five butterfly shuffles
+// per value, the bf16 result is truncated back, and thread 0 of program 0
+// stores the tag as the epoch.
 // CHECK-LABEL: llvm.mlir.global external @reduce_two_grid_reduce()
-// CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<262160 x i8>
-// CHECK: llvm.mlir.zero : !llvm.array<262160 x i8>
+// CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<264208 x i8>
+// CHECK: llvm.mlir.zero : !llvm.array<264208 x i8>
 // CHECK-LABEL: llvm.func @reduce_two
+// CHECK-SAME: nvvm.maxnreg = 248 : i32
+// CHECK: %[[COUNTER:.*]] = llvm.alloca
+// CHECK: %[[WS0:.*]] = llvm.mlir.addressof @reduce_two_grid_reduce : !llvm.ptr<1>
+// CHECK: %[[BASE0:.*]] = llvm.ptrtoint %[[WS0]]
+// CHECK: %[[EPOCH:.*]] = llvm.inline_asm has_side_effects {{.*}}"ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l" %[[BASE0]]
+// CHECK: llvm.store %[[EPOCH]], %[[COUNTER]]
 // CHECK: %[[WS:.*]] = llvm.mlir.addressof @reduce_two_grid_reduce : !llvm.ptr<1>
 // CHECK: %[[BASE:.*]] = llvm.ptrtoint %[[WS]] : !llvm.ptr<1> to i64
 // CHECK: %[[XW:.*]] = llvm.bitcast %arg1 : f32 to i32
@@ -35,29 +46,42 @@
 // CHECK: ^[[TRAP]]:
 // CHECK-NEXT: llvm.intr.trap
 // CHECK: ^[[GO]]:
+// CHECK-NEXT: %[[LAST:.*]] = llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: %[[TAG:.*]] = llvm.add %[[LAST]]
+// CHECK-NEXT: llvm.store %[[TAG]], %[[COUNTER]]
+// CHECK: %[[BUFFER:.*]] = llvm.and %[[TAG]]
+// CHECK: %[[SPAN:.*]] = llvm.mlir.constant(16384 : i32)
+// CHECK: %[[SLOTS:.*]] = llvm.mul %[[BUFFER]], %[[SPAN]]
 // CHECK-NEXT: nvvm.barrier0
-// CHECK: llvm.cond_br %{{.*}}, ^[[ARRIVE:.*]], ^[[ARRIVED:.*]]
-// CHECK: ^[[ARRIVE]]:
-// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}ld.relaxed.gpu.global.u32 tg_gen, [$0+4];{{.*}}mul.lo.u32 tg_idx, tg_idx, 16384;{{.*}}st.relaxed.gpu.global.b32 [tg_slot+16], $3;{{.*}}st.relaxed.gpu.global.b32 [tg_slot+65552], $4;{{.*}}atom.add.acq_rel.gpu.global.u32 tg_cur, [$0], 1;{{.*}}setp.eq.u32 tg_p, tg_cur, $2;{{.*}}@tg_p st.relaxed.gpu.global.u32 [$0], 0;{{.*}}@tg_p st.release.gpu.global.u32 [$0+4], tg_cur;{{.*}}ld.acquire.gpu.global.u32 tg_cur, [$0+4];{{.*}}"l,r,r,r,r" %[[BASE]], %[[PID]], %[[PROGRAMS]], %[[XW]], %[[HW]]
-// CHECK: ^[[ARRIVED]]:
-// CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: %[[GEN:.*]] = llvm.inline_asm has_side_effects {{.*}}"ld.relaxed.gpu.global.u32 $0, [$1+4];", "=r,l" %[[BASE]]
-// CHECK: %[[PREV:.*]] = llvm.sub %[[GEN]]
-// CHECK: %[[BUFFER:.*]] = llvm.and %[[PREV]]
-// CHECK: %[[SLOTS:.*]] = llvm.mul %[[BUFFER]], %{{.*}}
+// CHECK: llvm.cond_br %{{.*}}, ^[[STORE:.*]], ^[[STORED:.*]]
+// CHECK: ^[[STORE]]:
+// CHECK-NEXT: %[[SLOT:.*]] = llvm.add %[[SLOTS]], %[[PID]]
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}mov.b64 tg_pair, {$3, $2};\0Ast.relaxed.gpu.global.b64 [tg_slot+16], tg_pair;\0Amov.b64 tg_pair, {$4, $2};\0Ast.relaxed.gpu.global.b64 [tg_slot+65552], tg_pair;{{.*}}"l,r,r,r,r" %[[BASE]], %[[SLOT]], %[[TAG]], %[[XW]], %[[HW]]
+// CHECK: ^[[STORED]]:
 // CHECK: llvm.br ^[[HEAD:.*]](%{{.*}}, %{{.*}}, %{{.*}} : i32, f32, f32)
 // CHECK: ^[[HEAD]](%[[P:.*]]: i32, %{{.*}}: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[MORE:.*]] = llvm.icmp "ult" %[[P]], %[[PROGRAMS]]
 // CHECK-NEXT: llvm.cond_br %[[MORE]], ^[[BODY:.*]](%{{.*}}), ^[[DONE:.*]](%{{.*}})
-// CHECK: ^[[BODY]](
-// CHECK: llvm.mlir.constant(256 : i32)
-// CHECK-COUNT-16: "ld.relaxed.gpu.global.b32 $0, [$1+16];"
-// CHECK-NOT: ld.relaxed
-// CHECK-COUNT-16: llvm.fadd
+// CHECK: ^[[BODY]](%[[LEAD:.*]]: i32, %[[S0:.*]]: f32, %[[T0:.*]]: f32):
+// CHECK: %[[REMAINING:.*]] = llvm.sub %[[PROGRAMS]], %[[LEAD]]
+// CHECK-NEXT: %[[ROUND:.*]] = llvm.inline_asm has_side_effects {{.*}}.reg .b64 tg_v<16>;\0Ald.relaxed.gpu.global.b64 tg_v0, [$17+16];\0Ald.relaxed.gpu.global.b64 tg_v1, [$17+65552];\0Ald.relaxed.gpu.global.b64 tg_v2, [$17+272];
+// CHECK-SAME: ld.relaxed.gpu.global.b64 tg_v15, [$17+67344];\0Asetp.eq.u32 tg_ready, 0, 0;\0Amov.b64 {$0, tg_t}, tg_v0;\0Asetp.le.u32 tg_p, $18, 0;\0Asetp.eq.or.u32 tg_p, tg_t, $19, tg_p;\0Aand.pred tg_ready, tg_ready, tg_p;
+// CHECK-SAME: mov.b64 {$15, tg_t}, tg_v15;\0Asetp.le.u32 tg_p, $18, 224;{{.*}}selp.u32 $16, 1, 0, tg_ready;
+// CHECK-SAME: "=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,l,r,r" %{{.*}}, %[[REMAINING]], %[[TAG]]
+// CHECK: %[[READY_WORD:.*]] = llvm.extractvalue %[[ROUND]][16]
+// CHECK: %[[READY:.*]] = llvm.icmp "ne" %[[READY_WORD]]
+// CHECK: %[[ADVANCED:.*]] = llvm.add %[[LEAD]]
+// CHECK: llvm.select %[[READY]], %[[ADVANCED]], %[[LEAD]]
+// CHECK-COUNT-8: llvm.fadd
+// CHECK: llvm.select %[[READY]], %{{.*}}, %[[S0]]
+// CHECK-COUNT-8: llvm.fadd
+// CHECK: llvm.select %[[READY]], %{{.*}}, %[[T0]]
 // CHECK: ^[[DONE]](
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
+// CHECK: %[[LEADER:.*]] = llvm.or %[[PID]], %{{.*}}
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}setp.eq.u32 tg_p, $1, 0;\0A@tg_p st.relaxed.gpu.global.u32 [$0], $2;{{.*}}"l,r,r" %[[BASE]], %[[LEADER]], %[[TAG]]
 tile.func @reduce_two(%out: !tile.ptr<f32>, %x: f32, %h: bf16)
     attributes {tilegpu.num_warps = 4 : i32, tile.persistent} {
   %s, %t = tile.grid_reduce sum %x, %h : f32, bf16
@@ -65,16 +89,26 @@ tile.func @reduce_two(%out: !tile.ptr<f32>, %x: f32, %h: bf16)
   tile.return
 }
 
-// A max of i64: slots of 8 bytes, loaded as b64; lanes start from the
-// smallest i64.
+// A max of i64: two words (low, high), each in a slot of its own with the
+// tag; the lanes start from the smallest i64 and rebuild each program's
+// value from its two words.
 // CHECK-LABEL: llvm.mlir.global external @reduce_max_grid_reduce()
-// CHECK-SAME: !llvm.array<131088 x i8>
+// CHECK-SAME: !llvm.array<264208 x i8>
 // CHECK-LABEL: llvm.func @reduce_max
-// CHECK: st.relaxed.gpu.global.b64 [tg_slot+16], $3;
-// CHECK-SAME: "l,r,r,l"
+// CHECK: %[[LOW:.*]] = llvm.trunc %arg1 : i64 to i32
+// CHECK: %[[SHIFTED:.*]] = llvm.lshr %arg1
+// CHECK: %[[HIGH:.*]] = llvm.trunc %[[SHIFTED]] : i64 to i32
+// CHECK: mov.b64 tg_pair, {$3, $2};\0Ast.relaxed.gpu.global.b64 [tg_slot+16], tg_pair;\0Amov.b64 tg_pair, {$4, $2};\0Ast.relaxed.gpu.global.b64 [tg_slot+65552], tg_pair;
+// CHECK-SAME: "l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %[[LOW]], %[[HIGH]]
 // CHECK: llvm.mlir.constant(-9223372036854775808 : i64)
-// CHECK: "ld.relaxed.gpu.global.b64 $0, [$1+16];", "=l,l"
-// CHECK: llvm.intr.smax
+// CHECK: %[[ROUND:.*]] = llvm.inline_asm {{.*}}ld.relaxed.gpu.global.b64 tg_v1, [$17+65552];
+// CHECK: %[[W0:.*]] = llvm.extractvalue %[[ROUND]][0]
+// CHECK: %[[W1:.*]] = llvm.extractvalue %[[ROUND]][1]
+// CHECK: %[[L:.*]] = llvm.zext %[[W0]] : i32 to i64
+// CHECK: %[[H:.*]] = llvm.zext %[[W1]] : i32 to i64
+// CHECK: %[[HS:.*]] = llvm.shl %[[H]]
+// CHECK: %[[V:.*]] = llvm.or %[[HS]], %[[L]]
+// CHECK: llvm.intr.smax(%{{.*}}, %{{.*}})
 tile.func @reduce_max(%out: !tile.ptr<i64>, %x: i64)
     attributes {tilegpu.num_warps = 1 : i32, tile.persistent} {
   %m = tile.grid_reduce max %x : i64
@@ -83,20 +117,23 @@ tile.func @reduce_max(%out: !tile.ptr<i64>, %x: i64)
 }
 
 // Reductions of different widths take their buffers at the same offsets,
-// spaced for the kernel's widest (2 values: 2 x 8192 slots a buffer), so
+// spaced for the kernel's widest (2 words: 2 x 8192 slots a buffer), so
 // that reduction k + 1 never writes into the slots reduction k's readers
 // still read (a review found the 1-value max of this kernel writing over
-// the 2-value sum's second value). A float sum starts from -0.0, so that a
-// sum of -0.0 stays -0.0, as on the interpreter.
+// the 2-value sum's second value). Both take their tags from one counter.
+// A float sum starts from -0.0, so that a sum of -0.0 stays -0.0, as on
+// the interpreter.
 // CHECK-LABEL: llvm.mlir.global external @two_widths_grid_reduce()
-// CHECK-SAME: !llvm.array<262160 x i8>
+// CHECK-SAME: !llvm.array<264208 x i8>
 // CHECK-LABEL: llvm.func @two_widths
-// CHECK: mul.lo.u32 tg_idx, tg_idx, 16384;
+// CHECK: %[[COUNTER:.*]] = llvm.alloca
+// CHECK: llvm.load %[[COUNTER]]
 // CHECK: llvm.mlir.constant(16384 : i32)
 // CHECK: llvm.mlir.constant(-0.000000e+00 : f32)
-// CHECK: mul.lo.u32 tg_idx, tg_idx, 16384;
-// CHECK-NOT: mul.lo.u32 tg_idx, tg_idx, 8192;
+// CHECK: llvm.load %[[COUNTER]]
 // CHECK: llvm.mlir.constant(16384 : i32)
+// CHECK-NOT: llvm.mlir.constant(8192 : i32) : i32{{$}}
+// CHECK: .reg .b64 tg_v<8>;
 tile.func @two_widths(%out: !tile.ptr<f32>, %x: f32, %y: f32)
     attributes {tilegpu.num_warps = 1 : i32, tile.persistent} {
   %s, %t = tile.grid_reduce sum %x, %y : f32, f32
