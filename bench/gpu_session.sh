@@ -43,6 +43,9 @@
 #   sweep-parallel
 #             interleaved for each dtype at once on GPUs of its own (and,
 #             with SWEEP_SUITE=1, the suite and compare-compilers beside)
+#   grid-check
+#             bench/grid_repeat_check.py (softmax_grid launched many times
+#             from one module, grids and rows varying, each output checked)
 #   long-rows bench/long_rows_bench.py (softmax on rows of 2^20: the
 #             split path, online_softmax, online_softmax_cluster (none with
 #             LONG_NO_CLUSTER=1), softmax_grid (the model's, and
@@ -148,6 +151,10 @@ for step in "$@"; do
         python3 bench/ncu_ops.py $k $d $s > $o/ncu-$k-$d-$s.txt 2>&1
       echo "ncu $c rc=$?"
     done ;;
+  grid-check)
+    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${GRID_CHECK_SECONDS:-200} python3 bench/grid_repeat_check.py \
+      ${GRID_CHECK_LAUNCHES:+--launches $GRID_CHECK_LAUNCHES} > $o/grid-check.log 2>&1
+    echo "grid-check rc=$?" ;;
   long-rows)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${LONG_SECONDS:-300} python3 bench/long_rows_bench.py \
       ${LONG_SHAPES:+--shapes $LONG_SHAPES} ${LONG_DTYPES:+--dtypes $LONG_DTYPES} ${LONG_SKIP_TUNE:+--skip-tune} \

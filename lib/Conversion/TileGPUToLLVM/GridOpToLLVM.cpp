@@ -235,7 +235,23 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
       createInlinePTX(rewriter, loc, Type(), code, constraints, operands);
     });
 
-    // 3. Lane l combines programs l, l + 32, ... of each value.
+    // 3. Lane l of the first warp combines programs l, l + 32, ... of each
+    // value. (The other warps wait at a block barrier for its results:
+    // were every warp to read the slots, their polling would flood the L2
+    // that the slots' stores must reach.)
+    int64_t numWarps = info.numWarps.lookup(func.getSymName());
+    Block *joined = nullptr;
+    if (numWarps > 1) {
+      Value firstWarp =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                               getWarpId(rewriter, loc), i32Const(0));
+      Block *current = rewriter.getInsertionBlock();
+      joined = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+      Block *reader = rewriter.createBlock(joined);
+      rewriter.setInsertionPointToEnd(current);
+      LLVM::CondBrOp::create(rewriter, loc, firstWarp, reader, joined);
+      rewriter.setInsertionPointToEnd(reader);
+    }
     int64_t unroll = std::clamp<int64_t>(kGridReduceLoads / numWords, 1,
                                          kGridReduceMaxUnroll);
     SmallVector<Type> loopTypes = {i32};
@@ -353,16 +369,13 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
 
     // The lanes' partial results, combined by butterfly shuffles.
     rewriter.setInsertionPointToEnd(exit);
-    SmallVector<Value> results;
-    for (auto [j, result] : llvm::enumerate(op.getReduced())) {
+    SmallVector<Value> totals;
+    for (int64_t j = 0; j < numValues; ++j) {
       Value total = exit->getArgument(1 + j);
       for (int64_t mask = 16; mask >= 1; mask /= 2)
         total = createCombine(rewriter, loc, op.getKind(), total,
                               createShuffleXor(rewriter, loc, total, mask));
-      Type type = getTypeConverter()->convertType(result.getType());
-      if (total.getType() != type)
-        total = LLVM::FPTruncOp::create(rewriter, loc, type, total);
-      results.push_back(total);
+      totals.push_back(total);
     }
     // 4. Every program has read the epoch by now: thread 0 of program 0
     // moves it past this reduction.
@@ -376,6 +389,35 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
                     "l,r,r", {base, leader, tag});
     LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
     rewriter.setInsertionPointToStart(after);
+    // 5. With more warps than one, the first warp's lane 0 leaves the
+    // results in the reduction's scratch (8 bytes a value), read by every
+    // thread after a block barrier. (The next reduction's leading barrier
+    // keeps its writes after every thread's reads of these.)
+    if (joined) {
+      auto slotOf = [&](int64_t j) {
+        return getSharedAddress(rewriter, loc, op, info, i32Const(8 * j));
+      };
+      Value lane0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                         getLaneId(rewriter, loc), i32Const(0));
+      createIf(rewriter, loc, lane0, [&] {
+        for (auto [j, total] : llvm::enumerate(totals))
+          LLVM::StoreOp::create(rewriter, loc, total, slotOf(j));
+      });
+      LLVM::BrOp::create(rewriter, loc, ValueRange(), joined);
+      rewriter.setInsertionPointToStart(joined);
+      NVVM::Barrier0Op::create(rewriter, loc);
+      for (auto [j, value] : llvm::enumerate(values))
+        totals[j] =
+            LLVM::LoadOp::create(rewriter, loc, value.getType(), slotOf(j));
+    }
+    SmallVector<Value> results;
+    for (auto [j, result] : llvm::enumerate(op.getReduced())) {
+      Type type = getTypeConverter()->convertType(result.getType());
+      Value total = totals[j];
+      if (total.getType() != type)
+        total = LLVM::FPTruncOp::create(rewriter, loc, type, total);
+      results.push_back(total);
+    }
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -89,6 +89,17 @@ int64_t mlir::tilegpu::getSharedMemoryBytes(Operation *op) {
            2 * size * static_cast<int64_t>(reduce.getValues().size()) *
                getClusterSlotBytes(reduce);
   }
+  if (auto reduce = dyn_cast<tile::GridReduceOp>(op)) {
+    // The first warp's results, 8 bytes a value, where other warps read
+    // them (GridOpToLLVM.cpp).
+    auto kernel = op->getParentOfType<tile::FuncOp>();
+    auto warps = kernel ? kernel->getAttrOfType<IntegerAttr>(
+                              TileGPUDialect::getNumWarpsAttrName())
+                        : IntegerAttr();
+    if (!warps || warps.getInt() <= 1)
+      return 0;
+    return 8 * static_cast<int64_t>(reduce.getValues().size());
+  }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     RankedTensorType type = convert.getType();
     FailureOr<LayoutBits> src = getLayoutBits(convert.getSrc().getType());

@@ -470,9 +470,11 @@ LogicalResult ConvertTileGPUToLLVMPass::analyze(tile::FuncOp func,
     if (!otherBarrier && isOnCycle(block))
       info.clusterLeadingBarrier.insert(op);
   }
+  // A grid reduction's scratch is written after a barrier of its own, so it
+  // needs no second one either.
   for (auto &[op, offset] : info.sharedOffset) {
     if (op->getParentOfType<tile::FuncOp>() != func ||
-        isa<tile::ClusterReduceOp>(op))
+        isa<tile::ClusterReduceOp, tile::GridReduceOp>(op))
       continue;
     Block *block = op->getBlock();
     bool otherBarrier = llvm::any_of(*block, [&](Operation &other) {

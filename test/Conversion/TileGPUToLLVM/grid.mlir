@@ -14,13 +14,15 @@
 // tag & 1, 2 x 8192 slots long. After a block barrier thread 0 stores each
 // word beside the tag, in one 8-byte store, into slot `pid` of the buffer
 // (word j at byte 16 + j x 8192 x 8). Lane l sums programs l, l + 32, ...
-// (a loop carrying the lane and one partial per value, starting at -0.0),
+// (a loop carrying the lane and one partial per value, starting at -0.0)
+// in the first warp only,
 // eight programs a round: 16 loads issued (program u at 256 u bytes past
 // the lane's slot), each split into word and tag, the round ready only if
 // every tag of a program in the grid is the reduction's (the loop does not
 // advance otherwise, and keeps its partials); then five butterfly shuffles
-// per value, the bf16 result is truncated back, and thread 0 of program 0
-// stores the tag as the epoch.
+// per value, thread 0 of program 0 stores the tag as the epoch, and lane 0
+// leaves the results in shared memory, which every thread reads after a
+// block barrier; the bf16 result is truncated back.
 // CHECK-LABEL: llvm.mlir.global external @reduce_two_grid_reduce()
 // CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<264208 x i8>
 // CHECK: llvm.mlir.zero : !llvm.array<264208 x i8>
@@ -58,6 +60,10 @@
 // CHECK-NEXT: %[[SLOT:.*]] = llvm.add %[[SLOTS]], %[[PID]]
 // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}mov.b64 tg_pair, {$3, $2};\0Ast.relaxed.gpu.global.b64 [tg_slot+16], tg_pair;\0Amov.b64 tg_pair, {$4, $2};\0Ast.relaxed.gpu.global.b64 [tg_slot+65552], tg_pair;{{.*}}"l,r,r,r,r" %[[BASE]], %[[SLOT]], %[[TAG]], %[[XW]], %[[HW]]
 // CHECK: ^[[STORED]]:
+// CHECK: %[[WARP:.*]] = llvm.lshr
+// CHECK: %[[FIRST_WARP:.*]] = llvm.icmp "eq" %[[WARP]]
+// CHECK-NEXT: llvm.cond_br %[[FIRST_WARP]], ^[[READER:.*]], ^[[JOINED:.*]]
+// CHECK: ^[[READER]]:
 // CHECK: llvm.br ^[[HEAD:.*]](%{{.*}}, %{{.*}}, %{{.*}} : i32, f32, f32)
 // CHECK: ^[[HEAD]](%[[P:.*]]: i32, %{{.*}}: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[MORE:.*]] = llvm.icmp "ult" %[[P]], %[[PROGRAMS]]
@@ -79,9 +85,14 @@
 // CHECK: ^[[DONE]](
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
-// CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
 // CHECK: %[[LEADER:.*]] = llvm.or %[[PID]], %{{.*}}
 // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}setp.eq.u32 tg_p, $1, 0;\0A@tg_p st.relaxed.gpu.global.u32 [$0], $2;{{.*}}"l,r,r" %[[BASE]], %[[LEADER]], %[[TAG]]
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: ^[[JOINED]]:
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: %[[T:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NEXT: llvm.fptrunc %[[T]] : f32 to bf16
 tile.func @reduce_two(%out: !tile.ptr<f32>, %x: f32, %h: bf16)
     attributes {tilegpu.num_warps = 4 : i32, tile.persistent} {
   %s, %t = tile.grid_reduce sum %x, %h : f32, bf16
