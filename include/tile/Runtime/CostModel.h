@@ -138,11 +138,16 @@ inline constexpr double kLaunchSeconds = 5e-6;
 inline constexpr double kInstructionsPerElement = 2.5;
 inline constexpr double kClusterPeerSeconds = 0.1e-6;
 /// A grid reduction (tile.grid_reduce): a fixed part and a part per program
-/// of the grid. Fitted to run 104 (H100, the first lowering: about 5 us a
-/// reduction over 132 programs and 30 us over 1188; bench/results/
-/// 2026-12-07-h100-run104-report.md).
+/// of the grid. From run 107 (H100, slots tagged, one warp a program
+/// polling: softmax_grid.mlir at 64 x 2^20 f32 took about 2.6 us a
+/// reduction over 132 programs, 3.8 over 264 and 5.3 over 528, beyond a
+/// copy's time; bench/results/2026-12-07-h100-run107-report.md). Those
+/// figures give 1.9 us + 6.8 ns a program, but with the rest of this
+/// model (which puts the kernel at about twice its measured time) that
+/// ranked 264 programs first; 16 ns a program keeps run 107's order
+/// (132 programs fastest, then 264, then 528).
 inline constexpr double kGridReduceSeconds = 1.9e-6;
-inline constexpr double kGridReduceProgramSeconds = 24e-9;
+inline constexpr double kGridReduceProgramSeconds = 16e-9;
 /// The time an SM takes to launch one more block of its first round (the
 /// last block's chain starts that much later), and the share of the
 /// bandwidth one SM can draw when fewer programs than SMs run, both fitted
