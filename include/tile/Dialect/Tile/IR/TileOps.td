@@ -226,11 +226,13 @@ def Tile_GridReduceOp : Tile_Op<"grid_reduce",
     for bit (the GPU combines the programs' values in a fixed order; the
     interpreter in order of program id).
 
-    On the GPU, thread 0 of each block writes its values to a slot of its
-    own in global memory, counts itself in with an atomic add and waits for
-    the last program to arrive; then each warp reads all the slots and
-    combines them (`lib/Conversion/TileGPUToLLVM/GridOpToLLVM.cpp`). Several
-    values reduced by one operation share one wait.
+    On the GPU, thread 0 of each block writes its values to slots of its
+    own in global memory, each word beside the reduction's tag in one
+    8-byte store; the block's first warp reads all the slots until their
+    tags are the reduction's, combines them and hands the results to the
+    block's other warps through shared memory
+    (`lib/Conversion/TileGPUToLLVM/GridOpToLLVM.cpp`). Several values
+    reduced by one operation share one wait.
 
     ```mlir
     %row_max = tile.grid_reduce max %local_max : f32
