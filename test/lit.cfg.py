@@ -29,6 +29,10 @@ config.environment["TILE_TARGET"] = "cpu"
 # that cannot be written need one.
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root")
+# A build with AddressSanitizer (TILE_SANITIZE=ON): `sanitized`, for the
+# tests that start thousands of threads.
+if getattr(config, "tile_sanitize", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitized")
 # Compiled kernels are cached in the build tree, not in the user's
 # ~/.cache/tile.
 config.environment["TILE_CACHE_DIR"] = os.path.join(config.tile_obj_root, "test", "tile-cache")

@@ -5,12 +5,13 @@
 #include "tile/Conversion/KernelABI.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/Support/thread.h"
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <numeric>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -111,26 +112,62 @@ LogicalResult Executor::runProgram() {
   return runBlock(body, yielded);
 }
 
+/// A program's thread: what it runs, and its handle once started.
+struct ProgramThread {
+  std::function<void()> body;
+  pthread_t handle;
+};
+
+static void *runProgramThread(void *argument) {
+  static_cast<ProgramThread *>(argument)->body();
+  return nullptr;
+}
+
 /// Runs `programs` on threads of their own, meeting at `meeting`. A grid
 /// may have thousands: each thread gets a stack of kProgramStackBytes (a
 /// program's recursion is only as deep as its nested regions), not the
-/// system's default of several MiB.
-static LogicalResult
-runTogether(ClusterMeeting &meeting,
-            llvm::ArrayRef<std::unique_ptr<Executor>> programs,
-            llvm::function_ref<LogicalResult(Executor &)> run) {
-  constexpr unsigned kProgramStackBytes = 1u << 20;
+/// system's default of several MiB. Where the system refuses a thread (too
+/// many, too little memory), the programs already running are released
+/// from their meetings as if one had failed, and the launch fails with a
+/// diagnostic rather than stopping the process (llvm::thread's fatal
+/// error).
+static LogicalResult runTogether(
+    ClusterMeeting &meeting, llvm::ArrayRef<std::unique_ptr<Executor>> programs,
+    llvm::function_ref<LogicalResult(Executor &)> run, Operation *kernel) {
+  constexpr size_t kProgramStackBytes = size_t(1) << 20;
   std::vector<char> ok(programs.size(), 0);
-  std::vector<llvm::thread> threads;
-  threads.reserve(programs.size());
-  for (size_t rank = 0; rank < programs.size(); ++rank)
-    threads.emplace_back(std::optional<unsigned>(kProgramStackBytes),
-                         [&, rank] {
-                           ok[rank] = succeeded(run(*programs[rank]));
-                           meeting.finish(!ok[rank]);
-                         });
-  for (llvm::thread &thread : threads)
-    thread.join();
+  std::vector<ProgramThread> threads(programs.size());
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, kProgramStackBytes);
+  size_t started = 0;
+  int error = 0;
+  for (; started < programs.size(); ++started) {
+    size_t rank = started;
+    threads[rank].body = [&, rank] {
+      ok[rank] = succeeded(run(*programs[rank]));
+      meeting.finish(!ok[rank]);
+    };
+    error = pthread_create(&threads[rank].handle, &attributes, runProgramThread,
+                           &threads[rank]);
+    if (error)
+      break;
+  }
+  pthread_attr_destroy(&attributes);
+  // The programs that did not start count as failed ones that finished.
+  for (size_t rank = started; rank < programs.size(); ++rank)
+    meeting.finish(/*failed=*/true);
+  for (size_t rank = 0; rank < started; ++rank)
+    pthread_join(threads[rank].handle, nullptr);
+  if (error) {
+    kernel->emitError() << "the interpreter could not start a thread for "
+                           "program "
+                        << started << " of " << programs.size()
+                        << " (which run together, each on a thread of its "
+                           "own): "
+                        << std::strerror(error);
+    return failure();
+  }
   return failure(llvm::is_contained(ok, 0));
 }
 
@@ -144,8 +181,9 @@ LogicalResult Executor::runUnit(int64_t unit) {
         for (int32_t x = 0; x < gridSize[0]; ++x)
           programs.push_back(
               std::unique_ptr<Executor>(new Executor(*this, {x, y, z}, &grid)));
-    return runTogether(grid, programs,
-                       [](Executor &program) { return program.runProgram(); });
+    return runTogether(
+        grid, programs, [](Executor &program) { return program.runProgram(); },
+        kernel);
   }
   int64_t unitsX = gridSize[0] / clusterSize;
   int32_t x = static_cast<int32_t>(unit % unitsX) * clusterSize;
@@ -162,8 +200,9 @@ LogicalResult Executor::runUnit(int64_t unit) {
   for (int32_t rank = 0; rank < clusterSize; ++rank)
     programs.push_back(std::unique_ptr<Executor>(
         new Executor(*this, {x + rank, y, z}, &cluster)));
-  return runTogether(cluster, programs,
-                     [](Executor &program) { return program.runProgram(); });
+  return runTogether(
+      cluster, programs, [](Executor &program) { return program.runProgram(); },
+      kernel);
 }
 
 /// A step coprime to `units` near its golden section: visiting unit
@@ -232,11 +271,11 @@ FailureOr<InterpretCoverage> Executor::run(const InterpretOptions &options) {
   return coverage;
 }
 
-FailureOr<SmallVector<SmallVector<RuntimeValue>>>
+FailureOr<SmallVector<RuntimeValue>>
 ClusterMeeting::meet(Executor &executor, Operation *op, int32_t rank,
-                     SmallVector<RuntimeValue> arrival) {
+                     SmallVector<RuntimeValue> arrival, Combine combine) {
   std::unique_lock<std::mutex> lock(mutex);
-  auto fail = [&]() -> FailureOr<SmallVector<SmallVector<RuntimeValue>>> {
+  auto fail = [&]() -> FailureOr<SmallVector<RuntimeValue>> {
     broken = true;
     arrivedAll.notify_all();
     return failure();
@@ -255,7 +294,7 @@ ClusterMeeting::meet(Executor &executor, Operation *op, int32_t rank,
   values[rank] = std::move(arrival);
   ++arrived;
   if (arrived == size) {
-    met = values;
+    met = combine(values);
     arrived = 0;
     ++generation;
     arrivedAll.notify_all();

@@ -69,14 +69,21 @@ public:
   ClusterMeeting(int32_t size, llvm::StringRef scope)
       : size(size), scope(scope), values(size) {}
 
-  /// The program of rank `rank` arrives at `op` with `values`. Returns the
-  /// values of every program of the cluster, in order of rank, once all
-  /// have arrived; fails (reporting why, once) when the programs meet at
-  /// different operations, when one finished without arriving, or when
-  /// another failed.
-  FailureOr<SmallVector<SmallVector<RuntimeValue>>>
-  meet(Executor &executor, Operation *op, int32_t rank,
-       SmallVector<RuntimeValue> values);
+  /// What the last program to arrive makes of every program's values (in
+  /// order of rank), for all of them.
+  using Combine = llvm::function_ref<SmallVector<RuntimeValue>(
+      llvm::ArrayRef<SmallVector<RuntimeValue>>)>;
+
+  /// The program of rank `rank` arrives at `op` with `values`. Once all
+  /// have arrived, the last combines their values once, and every program
+  /// gets a copy of the result (not of every program's values: a grid of
+  /// thousands would copy millions); fails (reporting why, once) when the
+  /// programs meet at different operations, when one finished without
+  /// arriving, or when another failed.
+  FailureOr<SmallVector<RuntimeValue>> meet(Executor &executor, Operation *op,
+                                            int32_t rank,
+                                            SmallVector<RuntimeValue> values,
+                                            Combine combine);
   /// The program of rank `rank` has finished (or failed).
   void finish(bool failed);
 
@@ -89,7 +96,8 @@ private:
   uint64_t generation = 0;
   bool broken = false, reported = false;
   Operation *at = nullptr;
-  SmallVector<SmallVector<RuntimeValue>> values, met;
+  SmallVector<SmallVector<RuntimeValue>> values;
+  SmallVector<RuntimeValue> met;
 };
 
 class Executor {

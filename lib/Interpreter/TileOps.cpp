@@ -466,16 +466,22 @@ static LogicalResult meetAndCombine(Executor &executor, Operation *op,
                                     ClusterMeeting &meeting, int64_t rank,
                                     SmallVector<RuntimeValue> values,
                                     ReduceKind kind) {
-  FailureOr<SmallVector<SmallVector<RuntimeValue>>> byRank =
-      meeting.meet(executor, op, rank, std::move(values));
-  if (failed(byRank))
+  auto combine = [&](ArrayRef<SmallVector<RuntimeValue>> byRank) {
+    SmallVector<RuntimeValue> combined;
+    for (int64_t i = 0, e = op->getNumResults(); i < e; ++i) {
+      SmallVector<RuntimeValue> column;
+      for (const SmallVector<RuntimeValue> &rankValues : byRank)
+        column.push_back(rankValues[i]);
+      combined.push_back(combineInRankOrder(column, kind));
+    }
+    return combined;
+  };
+  FailureOr<SmallVector<RuntimeValue>> combined =
+      meeting.meet(executor, op, rank, std::move(values), combine);
+  if (failed(combined))
     return failure();
-  for (auto [i, result] : llvm::enumerate(op->getResults())) {
-    SmallVector<RuntimeValue> column;
-    for (const SmallVector<RuntimeValue> &rankValues : *byRank)
-      column.push_back(rankValues[i]);
-    executor.bind(result, combineInRankOrder(column, kind));
-  }
+  for (auto [result, value] : llvm::zip_equal(op->getResults(), *combined))
+    executor.bind(result, value);
   return success();
 }
 
