@@ -17,26 +17,34 @@
 //     of reduction T - 2, which this one's buffer (T % 2) reuses;
 //  2. thread 0 stores each word of the block's values with tag T into the
 //     program's slots (st.relaxed.gpu.b64);
-//  3. each warp combines all the slots: lane l takes programs l, l + 32,
-//     ..., a few at a time (their loads issued together), loading each slot
-//     again until its tag is T (ld.relaxed.gpu.b64), then the lanes combine
-//     by butterfly shuffles. Every lane of every warp of every program
+//  3. the block's first warp combines all the slots: lane l takes programs
+//     l, l + 32, ..., a few at a time (their loads issued together),
+//     loading them again until their tags are T (ld.relaxed.gpu.b64), then
+//     the lanes combine by butterfly shuffles. Every program's first warp
 //     performs the same operations on the same values, so all get the same
 //     results, bit for bit;
 //  4. thread 0 of program 0 stores T as the epoch, so that the next launch
-//     numbers its reductions after this one's.
+//     numbers its reductions after this one's;
+//  5. with more warps than one, the first warp's lane 0 leaves the results
+//     in shared memory, which every thread reads after a block barrier.
 //
 // Two buffers suffice: a program writes buffer T % 2 again for reduction
 // T + 2 only after it read every program's slot of T + 1, which each
-// program writes after step 1 of T + 1, so after all its threads read the
-// slots of T. A slot keeps the tag of the reduction that last wrote it,
-// at most the epoch a launch starts from, so it never passes for one of
-// the launch's own. (Tags are 32-bit: after 2^32 reductions of one loaded
-// module they come round again, and a slot that kept one stale word
-// through all of them would pass.) The epoch is read once by every program
-// before its first reduction, and none can complete that reduction before
-// every program arrived at it, so no program reads an epoch its own launch
-// already moved.
+// program writes after step 1 of T + 1, so after its first warp read the
+// slots of T. (Were a slot overwritten early, its reader would wait for
+// ever rather than read a wrong word.) A slot keeps the tag of the
+// reduction that last wrote it, at most the epoch a launch starts from, so
+// it never passes for one of the launch's own; tag 0, which slots never
+// written hold, is never taken (after 2^32 - 1 come 2, 3, ...). Tags are
+// 32-bit: after 2^32 reductions of one loaded module they come round
+// again, and a slot that kept one stale word through all of them would
+// pass. The epoch is read once by every program before its first
+// reduction, and none can complete that reduction before every program
+// arrived at it, so no program reads an epoch its own launch already
+// moved.
+//
+// Only the values travel: unlike a barrier, a grid reduction does not make
+// a program's other stores to global memory visible to the others.
 //
 // The slots and the epoch are read with ld.relaxed.gpu, which the L1 cache
 // does not serve: slots are reused every second reduction, and a stale line
@@ -62,6 +70,12 @@ namespace {
 /// programs as give this many words, up to kGridReduceMaxUnroll.
 constexpr int64_t kGridReduceLoads = 32;
 constexpr int64_t kGridReduceMaxUnroll = 8;
+// A lane's last load of a round lies (unroll - 1) x 32 slots past its
+// first, which may be past the grid's end: the workspace's padding holds
+// it.
+static_assert((kGridReduceMaxUnroll - 1) * 32 * 8 + 8 <=
+                  tile::kGridReducePaddingBytes,
+              "a round's loads past the grid's end leave the workspace");
 
 /// The bytes between a buffer's words: one slot per program.
 constexpr int64_t kWordStride = tile::kMaxGridReducePrograms * 8;
@@ -186,6 +200,13 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     Value nz = NVVM::GridDimZOp::create(rewriter, loc, i32);
     Value nxy = LLVM::MulOp::create(rewriter, loc, nx, ny);
     Value programs = LLVM::MulOp::create(rewriter, loc, nxy, nz);
+    // The count, in 64 bits for the check: a grid whose product of sizes
+    // overflows 32 bits must trap too.
+    Value wideX = LLVM::ZExtOp::create(rewriter, loc, i64, nx);
+    Value wideY = LLVM::ZExtOp::create(rewriter, loc, i64, ny);
+    Value wideZ = LLVM::ZExtOp::create(rewriter, loc, i64, nz);
+    Value wideXY = LLVM::MulOp::create(rewriter, loc, wideX, wideY);
+    Value widePrograms = LLVM::MulOp::create(rewriter, loc, wideXY, wideZ);
     Value bx = NVVM::BlockIdXOp::create(rewriter, loc, i32);
     Value by = NVVM::BlockIdYOp::create(rewriter, loc, i32);
     Value bz = NVVM::BlockIdZOp::create(rewriter, loc, i32);
@@ -193,15 +214,20 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     Value yz = LLVM::AddOp::create(rewriter, loc, zPart, by);
     Value yzPart = LLVM::MulOp::create(rewriter, loc, yz, nx);
     Value pid = LLVM::AddOp::create(rewriter, loc, yzPart, bx);
-    Value tooMany =
-        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ugt, programs,
-                             i32Const(maxPrograms));
+    Value tooMany = LLVM::ICmpOp::create(rewriter, loc,
+                                         LLVM::ICmpPredicate::ugt, widePrograms,
+                                         createI64(rewriter, loc, maxPrograms));
     createIf(rewriter, loc, tooMany,
              [&] { LLVM::Trap::create(rewriter, loc); });
 
     // The reduction's tag, and its buffer's first slot.
     Value previousTag = LLVM::LoadOp::create(rewriter, loc, i32, counter);
-    Value tag = LLVM::AddOp::create(rewriter, loc, previousTag, i32Const(1));
+    Value nextTag =
+        LLVM::AddOp::create(rewriter, loc, previousTag, i32Const(1));
+    Value wrapped = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                         nextTag, i32Const(0));
+    Value tag =
+        LLVM::SelectOp::create(rewriter, loc, wrapped, i32Const(2), nextTag);
     LLVM::StoreOp::create(rewriter, loc, tag, counter);
     Value buffer = LLVM::AndOp::create(rewriter, loc, tag, i32Const(1));
     Value bufferSlots = LLVM::MulOp::create(

@@ -86,9 +86,10 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<tile::FuncOp> {
     if (!gridReduces.empty()) {
       int64_t blocks =
           std::max<int64_t>(1, info.minBlocksPerSM.lookup(func.getSymName()));
-      int64_t registers = std::min<int64_t>(255, 65536 / (threads * blocks));
+      int64_t registers = 65536 / (threads * blocks);
+      registers = registers >= 255 ? 255 : registers / 8 * 8;
       kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                      rewriter.getI32IntegerAttr(registers / 8 * 8));
+                      rewriter.getI32IntegerAttr(registers));
     }
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     FailureOr<Block *> entry = rewriter.convertRegionTypes(

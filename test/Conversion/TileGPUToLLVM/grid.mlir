@@ -1,16 +1,18 @@
 // convert-tilegpu-to-llvm of tile.grid_reduce: the kernel's workspace in
 // global memory (visible, zeroed at load, sized for its widest reduction),
 // the tag counter set from the workspace's epoch at the kernel's start,
-// thread 0 storing each word with the reduction's tag, and every warp
+// thread 0 storing each word with the reduction's tag, and the first warp
 // reading the slots until their tags are the reduction's.
 // RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm | FileCheck %s
 
 // Two values (f32 and bf16, which travels as f32), one word each: 16 + 2
 // buffers x 2 words x 8192 slots x 8 bytes + 2048 bytes of padding. The
 // kernel gets .maxnreg at its occupancy's registers (65536 / 128 threads,
-// at most 248). Its start reads the epoch (byte 0) into the tag counter.
-// The program id and count span x, y and z; more than 8192 programs trap.
-// The reduction's tag is the counter plus 1 (stored back); its buffer is
+// at most 255). Its start reads the epoch (byte 0) into the tag counter.
+// The program id and count span x, y and z; more than 8192 programs trap
+// (counted in 64 bits, so that a product past 2^32 traps too).
+// The reduction's tag is the counter plus 1, or 2 where that wraps to 0
+// (the tag of slots never written), stored back; its buffer is
 // tag & 1, 2 x 8192 slots long. After a block barrier thread 0 stores each
 // word beside the tag, in one 8-byte store, into slot `pid` of the buffer
 // (word j at byte 16 + j x 8192 x 8). Lane l sums programs l, l + 32, ...
@@ -27,7 +29,7 @@
 // CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<264208 x i8>
 // CHECK: llvm.mlir.zero : !llvm.array<264208 x i8>
 // CHECK-LABEL: llvm.func @reduce_two
-// CHECK-SAME: nvvm.maxnreg = 248 : i32
+// CHECK-SAME: nvvm.maxnreg = 255 : i32
 // CHECK: %[[COUNTER:.*]] = llvm.alloca
 // CHECK: %[[WS0:.*]] = llvm.mlir.addressof @reduce_two_grid_reduce : !llvm.ptr<1>
 // CHECK: %[[BASE0:.*]] = llvm.ptrtoint %[[WS0]]
@@ -40,16 +42,20 @@
 // CHECK: %[[HW:.*]] = llvm.bitcast %[[HF]] : f32 to i32
 // CHECK: %[[NZ:.*]] = nvvm.read.ptx.sreg.nctaid.z
 // CHECK: %[[PROGRAMS:.*]] = llvm.mul %{{.*}}, %[[NZ]]
+// CHECK: llvm.mul %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT: %[[WIDE:.*]] = llvm.mul %{{.*}}, %{{.*}} : i64
 // CHECK: %[[BX:.*]] = nvvm.read.ptx.sreg.ctaid.x
 // CHECK: %[[PID:.*]] = llvm.add %{{.*}}, %[[BX]]
-// CHECK: %[[MAX:.*]] = llvm.mlir.constant(8192 : i32)
-// CHECK: %[[TOO_MANY:.*]] = llvm.icmp "ugt" %[[PROGRAMS]], %[[MAX]]
+// CHECK: %[[MAX:.*]] = llvm.mlir.constant(8192 : i64)
+// CHECK: %[[TOO_MANY:.*]] = llvm.icmp "ugt" %[[WIDE]], %[[MAX]]
 // CHECK: llvm.cond_br %[[TOO_MANY]], ^[[TRAP:.*]], ^[[GO:.*]]
 // CHECK: ^[[TRAP]]:
 // CHECK-NEXT: llvm.intr.trap
 // CHECK: ^[[GO]]:
 // CHECK-NEXT: %[[LAST:.*]] = llvm.load %[[COUNTER]] : !llvm.ptr -> i32
-// CHECK: %[[TAG:.*]] = llvm.add %[[LAST]]
+// CHECK: %[[NEXT:.*]] = llvm.add %[[LAST]]
+// CHECK: %[[WRAPPED:.*]] = llvm.icmp "eq" %[[NEXT]]
+// CHECK: %[[TAG:.*]] = llvm.select %[[WRAPPED]], %{{.*}}, %[[NEXT]]
 // CHECK-NEXT: llvm.store %[[TAG]], %[[COUNTER]]
 // CHECK: %[[BUFFER:.*]] = llvm.and %[[TAG]]
 // CHECK: %[[SPAN:.*]] = llvm.mlir.constant(16384 : i32)

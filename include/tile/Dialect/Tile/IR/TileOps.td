@@ -221,7 +221,11 @@ def Tile_GridReduceOp : Tile_Op<"grid_reduce",
     reduction needs, since each program waits for all the others. Every
     program must reach the same `tile.grid_reduce` the same number of
     times, like a barrier: one that exits first leaves the others waiting
-    (the interpreter reports it; a GPU would hang). Float `max` propagates
+    (the interpreter reports it; a GPU would hang). Unlike a barrier, it
+    orders no other memory: a program's stores to global memory before it
+    are not made visible to the other programs after it (only the values
+    travel), although the interpreter, which meets the programs, would not
+    show such a race. Float `max` propagates
     NaN; integer `max` is signed. Every program gets the same results, bit
     for bit (the GPU combines the programs' values in a fixed order; the
     interpreter in order of program id).
