@@ -29,9 +29,12 @@ config.environment["TILE_TARGET"] = "cpu"
 # that cannot be written need one.
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root")
-# A build with AddressSanitizer (TILE_SANITIZE=ON): `sanitized`, for the
-# tests that start thousands of threads.
-if getattr(config, "tile_sanitize", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+# A build with AddressSanitizer (TILE_SANITIZE=ON, or TILE_ENABLE_FUZZER=ON
+# as scripts/build-sanitized.sh builds): `sanitized`, for the tests that
+# start thousands of threads or limit the address space.
+def _is_on(value):
+    return str(value).upper() in ("ON", "1", "TRUE", "YES")
+if _is_on(getattr(config, "tile_sanitize", "OFF")) or _is_on(getattr(config, "tile_enable_fuzzer", "OFF")):
     config.available_features.add("sanitized")
 # Compiled kernels are cached in the build tree, not in the user's
 # ~/.cache/tile.
