@@ -25,11 +25,7 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::cuda;
 using detail::CudaDriver;
-
-/// The driver, for objects that exist only once it has loaded.
-static const CudaDriver &loadedDriver() {
-  return llvm::cantFail(detail::getCudaDriver());
-}
+using detail::loadedDriver;
 
 llvm::Expected<int> mlir::tile::getCudaDeviceCount() {
   llvm::Expected<const CudaDriver &> driver = detail::getCudaDriver();

@@ -19,11 +19,7 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::cuda;
 using detail::CudaDriver;
-
-/// The driver, for objects that exist only once it has loaded.
-static const CudaDriver &loadedDriver() {
-  return llvm::cantFail(detail::getCudaDriver());
-}
+using detail::loadedDriver;
 
 //===----------------------------------------------------------------------===//
 // Benchmarks

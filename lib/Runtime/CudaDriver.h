@@ -48,6 +48,12 @@ llvm::Expected<const CudaDriver &> getCudaDriver();
 /// null where it is not, without loading it.
 const CudaDriver *getCudaDriverIfLoaded();
 
+/// The driver, for objects that exist only once it has loaded (devices,
+/// modules, events): getCudaDriver() cannot fail by then.
+inline const CudaDriver &loadedDriver() {
+  return llvm::cantFail(getCudaDriver());
+}
+
 } // namespace mlir::tile::detail
 
 #endif // TILE_LIB_RUNTIME_CUDADRIVER_H
