@@ -459,23 +459,61 @@ static RuntimeValue combineInRankOrder(ArrayRef<RuntimeValue> values,
   return makeIntegers(kind, {}, [&](int64_t) { return total; });
 }
 
+/// Value `i` of each rank's values.
+static SmallVector<RuntimeValue>
+getColumn(ArrayRef<SmallVector<RuntimeValue>> byRank, int64_t i) {
+  SmallVector<RuntimeValue> column;
+  for (const SmallVector<RuntimeValue> &rankValues : byRank)
+    column.push_back(rankValues[i]);
+  return column;
+}
+
+/// Each value of the ranks combined by `kind` in order of rank.
+static SmallVector<RuntimeValue>
+combineColumns(ArrayRef<SmallVector<RuntimeValue>> byRank, ReduceKind kind) {
+  SmallVector<RuntimeValue> combined;
+  for (int64_t i = 0, e = byRank.front().size(); i < e; ++i)
+    combined.push_back(combineInRankOrder(getColumn(byRank, i), kind));
+  return combined;
+}
+
+/// The ranks' (maximum, sum of exponentials) pairs merged in order of rank
+/// (in f32, then rounded, as the GPU does): the maximum M of the m, and the
+/// sum of the s rescaled to it, s exp(m - M) (the sum alone where M is
+/// -inf).
+static SmallVector<RuntimeValue>
+mergeLogSumExp(ArrayRef<SmallVector<RuntimeValue>> byRank) {
+  SmallVector<RuntimeValue> merged;
+  for (int64_t i = 0, e = byRank.front().size(); i + 1 < e; i += 2) {
+    SmallVector<RuntimeValue> maxima = getColumn(byRank, i);
+    SmallVector<RuntimeValue> sums = getColumn(byRank, i + 1);
+    float m = FloatView(maxima.front())[0], s = FloatView(sums.front())[0];
+    for (size_t r = 1; r < maxima.size(); ++r) {
+      float mr = FloatView(maxima[r])[0], sr = FloatView(sums[r])[0];
+      float total = maximumF(m, mr);
+      float shift = total == -std::numeric_limits<float>::infinity()
+                        ? 0.0f
+                        : total;
+      s = s * std::exp(m - shift) + sr * std::exp(mr - shift);
+      m = total;
+    }
+    merged.push_back(
+        makeFloats(maxima.front().getDataType(), {}, [&](int64_t) {
+          return m;
+        }));
+    merged.push_back(makeFloats(sums.front().getDataType(), {},
+                                [&](int64_t) { return s; }));
+  }
+  return merged;
+}
+
 /// The program of rank `rank` brings `values` to `meeting` (its cluster's
-/// or its grid's), and gets each value combined over the group in order of
-/// rank, as `op`'s results.
+/// or its grid's), and gets them combined over the group by `combine` (each
+/// rank's values, in order of rank), as `op`'s results.
 static LogicalResult meetAndCombine(Executor &executor, Operation *op,
                                     ClusterMeeting &meeting, int64_t rank,
                                     SmallVector<RuntimeValue> values,
-                                    ReduceKind kind) {
-  auto combine = [&](ArrayRef<SmallVector<RuntimeValue>> byRank) {
-    SmallVector<RuntimeValue> combined;
-    for (int64_t i = 0, e = op->getNumResults(); i < e; ++i) {
-      SmallVector<RuntimeValue> column;
-      for (const SmallVector<RuntimeValue> &rankValues : byRank)
-        column.push_back(rankValues[i]);
-      combined.push_back(combineInRankOrder(column, kind));
-    }
-    return combined;
-  };
+                                    ClusterMeeting::Combine combine) {
   FailureOr<SmallVector<RuntimeValue>> combined =
       meeting.meet(executor, op, rank, std::move(values), combine);
   if (failed(combined))
@@ -563,9 +601,13 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
         executor.bind(result, value);
       return success();
     }
-    return meetAndCombine(executor, op, *meeting,
-                          executor.getProgramId(0) % executor.getClusterSize(),
-                          std::move(values), reduceOp.getKind());
+    ReduceKind kind = reduceOp.getKind();
+    return meetAndCombine(
+        executor, op, *meeting,
+        executor.getProgramId(0) % executor.getClusterSize(), std::move(values),
+        [&](ArrayRef<SmallVector<RuntimeValue>> byRank) {
+          return combineColumns(byRank, kind);
+        });
   });
   table.add<GridReduceOp>([](Executor &executor,
                              Operation *op) -> LogicalResult {
@@ -577,8 +619,24 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
     if (!meeting)
       return executor.emitError(op)
              << "the grid's programs do not run together (an interpreter bug)";
+    struct Combine {
+      ArrayRef<SmallVector<RuntimeValue>> byRank;
+      SmallVector<RuntimeValue> operator()(SumReduction) const {
+        return combineColumns(byRank, ReduceKind::sum);
+      }
+      SmallVector<RuntimeValue> operator()(MaxReduction) const {
+        return combineColumns(byRank, ReduceKind::max);
+      }
+      SmallVector<RuntimeValue> operator()(LogSumExpReduction) const {
+        return mergeLogSumExp(byRank);
+      }
+    };
+    GridReduceKind kind = reduceOp.getKind();
     return meetAndCombine(executor, op, *meeting, executor.getLinearProgramId(),
-                          std::move(values), reduceOp.getKind());
+                          std::move(values),
+                          [&](ArrayRef<SmallVector<RuntimeValue>> byRank) {
+                            return visitGridReduceKind(kind, Combine{byRank});
+                          });
   });
   table.add<ProgramIdOp>([](Executor &executor,
                             Operation *op) -> LogicalResult {

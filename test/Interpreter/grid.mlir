@@ -140,3 +140,56 @@ tile.func @clusters_of_one(%out: !tile.ptr<i32>)
   tile.store %p1, %all : !tile.ptr<i32>
   tile.return
 }
+
+// logsumexp merges (maximum, sum of exponentials) pairs: program p brings
+// row p of `pairs` (three pairs), and every program stores the merged
+// pairs. Pair 0 mixes finite maxima with a program of none (-inf, 0);
+// pair 1 is every program's (-inf, 0), which merges to (-inf, 0); pair 2
+// has a NaN maximum, which makes both results NaN. Checked against
+// float64: M = max m, S = sum s exp(m - M).
+// RUN: %python -c "import numpy as np, sys; inf = np.inf; p = np.array([[1, 2, -inf, 0, 0, 1], [3, 1, -inf, 0, np.nan, 1], [-inf, 0, -inf, 0, 5, 1], [2, 4, -inf, 0, 7, 1]], np.float32); np.save(sys.argv[1], p)" %t.pairs.npy
+// RUN: tile-run %s --kernel merge --grid 4 --arg 'f32[4x6]=zeros' --arg 'f32[4x6]=@%t.pairs.npy' \
+// RUN:   --out 0=%t.merged.npy > /dev/null
+// RUN: %python -c "import numpy as np, sys; p = np.load(sys.argv[1]).astype(np.float64); out = np.load(sys.argv[2]); m = p[:, 0].max(); s = (p[:, 1] * np.exp(p[:, 0] - m)).sum(); assert np.allclose(out[:, 0], m) and np.allclose(out[:, 1], s, rtol=1e-6), out; assert (out[:, 2] == -np.inf).all() and (out[:, 3] == 0).all(), out; assert np.isnan(out[:, 4:]).all(), out; print('merge OK', s)" %t.pairs.npy %t.merged.npy | FileCheck %s --check-prefix=MERGE
+// MERGE: merge OK 2.74218
+tile.func @merge(%out: !tile.ptr<f32>, %pairs: !tile.ptr<f32>)
+    attributes {tile.persistent} {
+  %c6 = arith.constant 6 : i32
+  %pid = tile.program_id x : i32
+  %row = arith.muli %pid, %c6 : i32
+  %in = tile.addptr %pairs, %row : !tile.ptr<f32>, i32
+  %at = tile.addptr %out, %row : !tile.ptr<f32>, i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c5 = arith.constant 5 : i32
+  %p0 = tile.addptr %in, %c0 : !tile.ptr<f32>, i32
+  %p1 = tile.addptr %in, %c1 : !tile.ptr<f32>, i32
+  %p2 = tile.addptr %in, %c2 : !tile.ptr<f32>, i32
+  %p3 = tile.addptr %in, %c3 : !tile.ptr<f32>, i32
+  %p4 = tile.addptr %in, %c4 : !tile.ptr<f32>, i32
+  %p5 = tile.addptr %in, %c5 : !tile.ptr<f32>, i32
+  %m0 = tile.load %p0 : !tile.ptr<f32>
+  %s0 = tile.load %p1 : !tile.ptr<f32>
+  %m1 = tile.load %p2 : !tile.ptr<f32>
+  %s1 = tile.load %p3 : !tile.ptr<f32>
+  %m2 = tile.load %p4 : !tile.ptr<f32>
+  %s2 = tile.load %p5 : !tile.ptr<f32>
+  %r:6 = tile.grid_reduce logsumexp %m0, %s0, %m1, %s1, %m2, %s2
+      : f32, f32, f32, f32, f32, f32
+  %q0 = tile.addptr %at, %c0 : !tile.ptr<f32>, i32
+  %q1 = tile.addptr %at, %c1 : !tile.ptr<f32>, i32
+  %q2 = tile.addptr %at, %c2 : !tile.ptr<f32>, i32
+  %q3 = tile.addptr %at, %c3 : !tile.ptr<f32>, i32
+  %q4 = tile.addptr %at, %c4 : !tile.ptr<f32>, i32
+  %q5 = tile.addptr %at, %c5 : !tile.ptr<f32>, i32
+  tile.store %q0, %r#0 : !tile.ptr<f32>
+  tile.store %q1, %r#1 : !tile.ptr<f32>
+  tile.store %q2, %r#2 : !tile.ptr<f32>
+  tile.store %q3, %r#3 : !tile.ptr<f32>
+  tile.store %q4, %r#4 : !tile.ptr<f32>
+  tile.store %q5, %r#5 : !tile.ptr<f32>
+  tile.return
+}

@@ -108,6 +108,93 @@ static Value createIdentity(OpBuilder &b, Location loc, tile::ReduceKind kind,
   });
 }
 
+/// The values a reduction of `kind` starts from, of types `types`: each
+/// value's identity, (-inf, 0) for logsumexp's pairs.
+static SmallVector<Value> createIdentities(OpBuilder &b, Location loc,
+                                           tile::GridReduceKind kind,
+                                           TypeRange types) {
+  struct Identities {
+    OpBuilder &b;
+    Location loc;
+    TypeRange types;
+    SmallVector<Value> of(tile::ReduceKind kind) const {
+      SmallVector<Value> result;
+      for (Type type : types)
+        result.push_back(createIdentity(b, loc, kind, type));
+      return result;
+    }
+    SmallVector<Value> operator()(tile::SumReduction) const {
+      return of(tile::ReduceKind::sum);
+    }
+    SmallVector<Value> operator()(tile::MaxReduction) const {
+      return of(tile::ReduceKind::max);
+    }
+    SmallVector<Value> operator()(tile::LogSumExpReduction) const {
+      SmallVector<Value> result;
+      for (auto [i, type] : llvm::enumerate(types))
+        result.push_back(
+            i % 2 == 0 ? createIdentity(b, loc, tile::ReduceKind::max, type)
+                       : LLVM::ConstantOp::create(b, loc, type,
+                                                  b.getZeroAttr(type)));
+      return result;
+    }
+  };
+  return tile::visitGridReduceKind(kind, Identities{b, loc, types});
+}
+
+/// `lhs` and `rhs` combined by `kind`: value by value for max and sum;
+/// for logsumexp, each pair (m, s) of one with the other's as the
+/// interpreter merges them: M = max(m, m'), S = s exp(m - M) + s' exp(m' -
+/// M), with M taken as 0 in the exponents where it is -inf (both sums are
+/// then 0). An m equal to M scales its s by exactly 1.
+static SmallVector<Value> createCombines(OpBuilder &b, Location loc,
+                                         tile::GridReduceKind kind,
+                                         ValueRange lhs, ValueRange rhs) {
+  struct Combines {
+    OpBuilder &b;
+    Location loc;
+    ValueRange lhs, rhs;
+    SmallVector<Value> of(tile::ReduceKind kind) const {
+      SmallVector<Value> result;
+      for (auto [l, r] : llvm::zip_equal(lhs, rhs))
+        result.push_back(createCombine(b, loc, kind, l, r));
+      return result;
+    }
+    SmallVector<Value> operator()(tile::SumReduction) const {
+      return of(tile::ReduceKind::sum);
+    }
+    SmallVector<Value> operator()(tile::MaxReduction) const {
+      return of(tile::ReduceKind::max);
+    }
+    SmallVector<Value> operator()(tile::LogSumExpReduction) const {
+      SmallVector<Value> result;
+      for (size_t i = 0; i + 1 < lhs.size(); i += 2) {
+        Type type = lhs[i].getType();
+        Value total = LLVM::MaximumOp::create(b, loc, lhs[i], rhs[i]);
+        auto floatType = cast<FloatType>(type);
+        Value minusInf = LLVM::ConstantOp::create(
+            b, loc, type,
+            b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
+                                                 /*Negative=*/true)));
+        Value none = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq,
+                                          total, minusInf);
+        Value zero = LLVM::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+        Value shift = LLVM::SelectOp::create(b, loc, none, zero, total);
+        auto rescaled = [&](Value m, Value sum) {
+          Value delta = LLVM::FSubOp::create(b, loc, m, shift);
+          return LLVM::FMulOp::create(b, loc, sum, createExp(b, loc, delta));
+        };
+        Value left = rescaled(lhs[i], lhs[i + 1]);
+        Value right = rescaled(rhs[i], rhs[i + 1]);
+        result.push_back(total);
+        result.push_back(LLVM::FAddOp::create(b, loc, left, right));
+      }
+      return result;
+    }
+  };
+  return tile::visitGridReduceKind(kind, Combines{b, loc, lhs, rhs});
+}
+
 /// The 32-bit words `value` (of 32 or 64 bits) travels as, low word first.
 static void appendWords(OpBuilder &b, Location loc, Value value,
                         SmallVectorImpl<Value> &words) {
@@ -280,13 +367,14 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     }
     int64_t unroll = std::clamp<int64_t>(kGridReduceLoads / numWords, 1,
                                          kGridReduceMaxUnroll);
+    SmallVector<Type> valueTypes;
+    for (Value value : values)
+      valueTypes.push_back(value.getType());
     SmallVector<Type> loopTypes = {i32};
+    llvm::append_range(loopTypes, valueTypes);
     SmallVector<Value> loopInit = {getLaneId(rewriter, loc)};
-    for (Value value : values) {
-      loopTypes.push_back(value.getType());
-      loopInit.push_back(
-          createIdentity(rewriter, loc, op.getKind(), value.getType()));
-    }
+    llvm::append_range(loopInit, createIdentities(rewriter, loc, op.getKind(),
+                                                  valueTypes));
     SmallVector<Location> locs(loopTypes.size(), loc);
     Block *before = rewriter.getInsertionBlock();
     Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
@@ -373,35 +461,36 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
         LLVM::AddOp::create(rewriter, loc, lead, i32Const(unroll * 32));
     SmallVector<Value> next = {
         LLVM::SelectOp::create(rewriter, loc, ready, advanced, lead)};
-    for (int64_t j = 0; j < numValues; ++j) {
-      Type accType = values[j].getType();
-      int64_t width =
-          (j + 1 < numValues ? firstWord[j + 1] : numWords) - firstWord[j];
-      Value previous = body->getArgument(1 + j);
-      Value total = previous;
-      Value identity = createIdentity(rewriter, loc, op.getKind(), accType);
-      for (int64_t u = 0; u < unroll; ++u) {
+    ValueRange previous = body->getArguments().drop_front();
+    SmallVector<Value> totals(previous);
+    SmallVector<Value> identities =
+        createIdentities(rewriter, loc, op.getKind(), valueTypes);
+    for (int64_t u = 0; u < unroll; ++u) {
+      SmallVector<Value> partials;
+      for (int64_t j = 0; j < numValues; ++j) {
+        int64_t width =
+            (j + 1 < numValues ? firstWord[j + 1] : numWords) - firstWord[j];
         ArrayRef<Value> programWords =
             ArrayRef(loadedWords).slice(u * numWords + firstWord[j], width);
-        Value partial = createFromWords(rewriter, loc, accType, programWords);
-        partial = LLVM::SelectOp::create(rewriter, loc, inRange[u], partial,
-                                         identity);
-        total = createCombine(rewriter, loc, op.getKind(), total, partial);
+        Value partial =
+            createFromWords(rewriter, loc, valueTypes[j], programWords);
+        partials.push_back(LLVM::SelectOp::create(rewriter, loc, inRange[u],
+                                                  partial, identities[j]));
       }
-      next.push_back(
-          LLVM::SelectOp::create(rewriter, loc, ready, total, previous));
+      totals = createCombines(rewriter, loc, op.getKind(), totals, partials);
     }
+    for (auto [total, before] : llvm::zip_equal(totals, previous))
+      next.push_back(LLVM::SelectOp::create(rewriter, loc, ready, total, before));
     LLVM::BrOp::create(rewriter, loc, next, header);
 
     // The lanes' partial results, combined by butterfly shuffles.
     rewriter.setInsertionPointToEnd(exit);
-    SmallVector<Value> totals;
-    for (int64_t j = 0; j < numValues; ++j) {
-      Value total = exit->getArgument(1 + j);
-      for (int64_t mask = 16; mask >= 1; mask /= 2)
-        total = createCombine(rewriter, loc, op.getKind(), total,
-                              createShuffleXor(rewriter, loc, total, mask));
-      totals.push_back(total);
+    totals.assign(exit->getArguments().begin() + 1, exit->getArguments().end());
+    for (int64_t mask = 16; mask >= 1; mask /= 2) {
+      SmallVector<Value> shuffled;
+      for (Value total : totals)
+        shuffled.push_back(createShuffleXor(rewriter, loc, total, mask));
+      totals = createCombines(rewriter, loc, op.getKind(), totals, shuffled);
     }
     // 4. Every program has read the epoch by now: thread 0 of program 0
     // moves it past this reduction.

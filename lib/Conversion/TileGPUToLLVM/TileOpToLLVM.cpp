@@ -368,6 +368,24 @@ struct AddPtrOpLowering : ConvertOpToLLVMPattern<tile::AddPtrOp> {
   }
 };
 
+} // namespace
+
+/// exp2(x) of an f32 scalar by ex2.approx.ftz.f32.
+static Value createExp2(OpBuilder &b, Location loc, Value x) {
+  return LLVM::CallIntrinsicOp::create(
+             b, loc, b.getF32Type(),
+             b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{x})
+      .getResult(0);
+}
+
+Value mlir::tilegpu::createExp(OpBuilder &b, Location loc, Value x) {
+  Value log2e = LLVM::ConstantOp::create(b, loc, b.getF32Type(),
+                                         b.getF32FloatAttr(1.4426950408889634));
+  return createExp2(b, loc, LLVM::FMulOp::create(b, loc, x, log2e));
+}
+
+namespace {
+
 /// tile.exp(x) = exp2(x * log2(e)), computed in f32 with
 /// llvm.nvvm.ex2.approx.ftz: ex2.approx.ftz.f32, one MUFU.EX2. Without ftz
 /// (llvm.exp2.f32), ptxas wraps each ex2 in a compare and two multiplies
@@ -401,11 +419,7 @@ struct ExpOpLowering : ConvertOpToLLVMPattern<tile::ExpOp> {
     else
       elements.push_back(scaled);
     for (Value &element : elements)
-      element = LLVM::CallIntrinsicOp::create(
-                    rewriter, loc, rewriter.getF32Type(),
-                    rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
-                    ValueRange{element})
-                    .getResult(0);
+      element = createExp2(rewriter, loc, element);
     Value result = isa<VectorType>(f32Type)
                        ? packVector(rewriter, loc, f32Type, elements)
                        : elements.front();

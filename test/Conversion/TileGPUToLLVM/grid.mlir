@@ -84,13 +84,11 @@
 // CHECK: %[[READY:.*]] = llvm.icmp "ne" %[[READY_WORD]]
 // CHECK: %[[ADVANCED:.*]] = llvm.add %[[LEAD]]
 // CHECK: llvm.select %[[READY]], %[[ADVANCED]], %[[LEAD]]
-// CHECK-COUNT-8: llvm.fadd
+// CHECK-COUNT-16: llvm.fadd
 // CHECK: llvm.select %[[READY]], %{{.*}}, %[[S0]]
-// CHECK-COUNT-8: llvm.fadd
-// CHECK: llvm.select %[[READY]], %{{.*}}, %[[T0]]
+// CHECK-NEXT: llvm.select %[[READY]], %{{.*}}, %[[T0]]
 // CHECK: ^[[DONE]](
-// CHECK-COUNT-5: nvvm.shfl.sync  bfly
-// CHECK-COUNT-5: nvvm.shfl.sync  bfly
+// CHECK-COUNT-10: nvvm.shfl.sync  bfly
 // CHECK: %[[LEADER:.*]] = llvm.or %[[PID]], %{{.*}}
 // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}setp.eq.u32 tg_p, $1, 0;\0A@tg_p st.relaxed.gpu.global.u32 [$0], $2;{{.*}}"l,r,r" %[[BASE]], %[[LEADER]], %[[TAG]]
 // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
@@ -156,5 +154,43 @@ tile.func @two_widths(%out: !tile.ptr<f32>, %x: f32, %y: f32)
   %s, %t = tile.grid_reduce sum %x, %y : f32, f32
   %m = tile.grid_reduce max %s : f32
   tile.store %out, %m : !tile.ptr<f32>
+  tile.return
+}
+
+// logsumexp merges (maximum, sum) pairs: the identity is (-inf, 0); two
+// pairs merge as M = max(m, m') and s exp(m - M) + s' exp(m' - M), with M
+// taken as 0 in the exponents where it is -inf, each exponential one
+// ex2.approx.ftz of (m - M) log2(e). A bf16 pair travels and merges as
+// f32.
+// CHECK-LABEL: llvm.func @merge_pairs
+// CHECK: %[[NONE:.*]] = llvm.mlir.constant(0xFF800000 : f32)
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32)
+// CHECK: llvm.br ^{{.*}}(%{{.*}}, %[[NONE]], %[[ZERO]], %{{.*}}, %{{.*}} : i32, f32, f32, f32, f32)
+// CHECK: ^{{.*}}(%{{[0-9]+}}: i32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32):  // 2 preds
+// CHECK: ^[[BODY:.*]](%{{[0-9]+}}: i32, %[[M:[0-9]+]]: f32, %[[S:[0-9]+]]: f32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32):
+// CHECK: %[[M2:.*]] = llvm.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT: %[[PM:.*]] = llvm.select %{{.*}}, %[[M2]], %{{.*}} : i1, f32
+// CHECK-NEXT: %[[S2:.*]] = llvm.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT: %[[PS:.*]] = llvm.select %{{.*}}, %[[S2]], %{{.*}} : i1, f32
+// CHECK: %[[TOTAL:.*]] = llvm.intr.maximum(%[[M]], %[[PM]])
+// CHECK: %[[INF:.*]] = llvm.mlir.constant(0xFF800000 : f32)
+// CHECK: %[[IS_NONE:.*]] = llvm.fcmp "oeq" %[[TOTAL]], %[[INF]]
+// CHECK: %[[SHIFT:.*]] = llvm.select %[[IS_NONE]], %{{.*}}, %[[TOTAL]]
+// CHECK: %[[D1:.*]] = llvm.fsub %[[M]], %[[SHIFT]]
+// CHECK: %[[X1:.*]] = llvm.fmul %[[D1]], %{{.*}}
+// CHECK: %[[E1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X1]])
+// CHECK: %[[R1:.*]] = llvm.fmul %[[S]], %[[E1]]
+// CHECK: %[[D2:.*]] = llvm.fsub %[[PM]], %[[SHIFT]]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// CHECK: %[[R2:.*]] = llvm.fmul %[[PS]], %{{.*}}
+// CHECK: llvm.fadd %[[R1]], %[[R2]]
+// CHECK-COUNT-10: nvvm.shfl.sync  bfly
+// CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
+tile.func @merge_pairs(%out: !tile.ptr<f32>, %m: f32, %s: f32, %hm: bf16,
+                       %hs: bf16)
+    attributes {tilegpu.num_warps = 1 : i32, tile.persistent} {
+  %rm, %rs, %rhm, %rhs = tile.grid_reduce logsumexp %m, %s, %hm, %hs
+      : f32, f32, bf16, bf16
+  tile.store %out, %rs : !tile.ptr<f32>
   tile.return
 }

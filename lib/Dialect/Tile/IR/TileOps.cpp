@@ -649,6 +649,21 @@ LogicalResult GridReduceOp::verify() {
   if (TileDialect::getClusterSize(kernel) > 1)
     return emitOpError("is not supported in a kernel with '")
            << TileDialect::getClusterSizeAttrName() << "' greater than 1";
+  if (getKind() != GridReduceKind::logsumexp)
+    return success();
+  // logsumexp merges (maximum, sum) pairs of floats.
+  if (getValues().size() % 2 != 0)
+    return emitOpError("'logsumexp' expects (maximum, sum) pairs, got ")
+           << getValues().size() << " values";
+  for (int64_t i = 0, e = getValues().size(); i < e; i += 2) {
+    Type type = getValues()[i].getType();
+    if (!isa<FloatType>(type))
+      return emitOpError("'logsumexp' expects float values, got ") << type;
+    if (getValues()[i + 1].getType() != type)
+      return emitOpError("'logsumexp' expects each pair's two values of one "
+                         "type, got ")
+             << type << " and " << getValues()[i + 1].getType();
+  }
   return success();
 }
 

@@ -891,6 +891,38 @@ tile.func @grid_tile(%x: f32) attributes {tile.persistent} {
 
 // -----
 
+tile.func @grid_logsumexp_odd(%x: f32) attributes {tile.persistent} {
+  // expected-error @below {{'tile.grid_reduce' op 'logsumexp' expects (maximum, sum) pairs, got 3 values}}
+  %r:3 = tile.grid_reduce logsumexp %x, %x, %x : f32, f32, f32
+  tile.return
+}
+
+// -----
+
+tile.func @grid_logsumexp_int(%x: i32) attributes {tile.persistent} {
+  // expected-error @below {{'tile.grid_reduce' op 'logsumexp' expects float values, got 'i32'}}
+  %r:2 = tile.grid_reduce logsumexp %x, %x : i32, i32
+  tile.return
+}
+
+// -----
+
+tile.func @grid_logsumexp_mixed(%x: f32, %h: bf16) attributes {tile.persistent} {
+  // expected-error @below {{'tile.grid_reduce' op 'logsumexp' expects each pair's two values of one type, got 'f32' and 'bf16'}}
+  %r:2 = tile.grid_reduce logsumexp %x, %h : f32, bf16
+  tile.return
+}
+
+// -----
+
+tile.func @cluster_logsumexp(%x: f32) attributes {tile.cluster_size = 2 : i32} {
+  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
+  %r:2 = tile.cluster_reduce logsumexp %x, %x : f32, f32
+  tile.return
+}
+
+// -----
+
 tile.func @reduce_kind(%x: f32) attributes {tile.cluster_size = 2 : i32} {
   // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
   %r = tile.cluster_reduce %x : f32

@@ -166,9 +166,11 @@ tile.func @clustered(%x: f32, %n: i32, %l: i64) attributes {tile.cluster_size = 
 // CHECK-LABEL: tile.func @grid
 // CHECK: tile.grid_reduce max %{{.*}} : f32
 // CHECK: %{{.*}}:3 = tile.grid_reduce sum %{{.*}}, %{{.*}}, %{{.*}} : bf16, i32, i64
+// CHECK: %{{.*}}:4 = tile.grid_reduce logsumexp %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, bf16, bf16
 tile.func @grid(%x: f32, %h: bf16, %n: i32, %l: i64) attributes {tile.persistent} {
   %m = tile.grid_reduce max %x : f32
   %a, %b, %c = tile.grid_reduce sum %h, %n, %l : bf16, i32, i64
+  %lm, %ls, %hm, %hs = tile.grid_reduce logsumexp %x, %x, %h, %h : f32, f32, bf16, bf16
   tile.return
 }
 

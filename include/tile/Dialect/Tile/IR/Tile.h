@@ -79,6 +79,25 @@ decltype(auto) visitReduceKind(ReduceKind kind, Visitor &&visitor) {
   llvm_unreachable("unknown tile.reduce kind");
 }
 
+/// tile.grid_reduce's own kind: (maximum, sum of exponentials) pairs
+/// merged. Its max and sum are tile.reduce's tags, each value reduced
+/// alone.
+struct LogSumExpReduction {};
+
+/// Calls `visitor` with the tag of the grid reduction kind `kind`.
+template <typename Visitor>
+decltype(auto) visitGridReduceKind(GridReduceKind kind, Visitor &&visitor) {
+  switch (kind) {
+  case GridReduceKind::sum:
+    return visitor(SumReduction{});
+  case GridReduceKind::max:
+    return visitor(MaxReduction{});
+  case GridReduceKind::logsumexp:
+    return visitor(LogSumExpReduction{});
+  }
+  llvm_unreachable("unknown tile.grid_reduce kind");
+}
+
 /// Checks `value`, given for integer argument `index` of `kernel`, against
 /// the promises of the argument's attributes (`tile.divisibility`,
 /// `tile.max_value`); a message saying which it breaks, or empty.

@@ -21,6 +21,17 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction",
   let cppNamespace = "::mlir::tile";
 }
 
+// tile.grid_reduce's kinds: tile.reduce's two, each value reduced alone,
+// and one that merges (maximum, sum of exponentials) pairs.
+def Tile_GridReduceMax : I32EnumAttrCase<"max", 0>;
+def Tile_GridReduceSum : I32EnumAttrCase<"sum", 1>;
+def Tile_GridReduceLogSumExp : I32EnumAttrCase<"logsumexp", 2>;
+def Tile_GridReduceKind : I32EnumAttr<"GridReduceKind",
+    "a reduction across the grid",
+    [Tile_GridReduceMax, Tile_GridReduceSum, Tile_GridReduceLogSumExp]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_PrecisionTF32 : I32EnumAttrCase<"tf32", 0>;
 def Tile_PrecisionIEEE : I32EnumAttrCase<"ieee", 1>;
 def Tile_InputPrecision : I32EnumAttr<"InputPrecision",

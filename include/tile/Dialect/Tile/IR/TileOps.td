@@ -238,12 +238,23 @@ def Tile_GridReduceOp : Tile_Op<"grid_reduce",
     (`lib/Conversion/TileGPUToLLVM/GridOpToLLVM.cpp`). Several values
     reduced by one operation share one wait.
 
+    `logsumexp` reduces float pairs (m, s), given one after the other
+    (m0, s0, m1, s1, ...): s the sum of exp(x - m) over a program's part of
+    a row, m its maximum. Each result pair is (M, S), M the maximum of the
+    m and S the sum of the s rescaled to it, s exp(m - M): the whole row's
+    maximum and sum of exponentials, so that a softmax split over the grid
+    needs one exchange a row, not a maximum's and then a sum's. (Kept as a
+    pair rather than the single M + log S, so that x - M stays exact for
+    rows far from zero.) Where M is -inf (every m is -inf), S is the sum
+    of the s; a NaN m makes M and S NaN.
+
     ```mlir
     %row_max = tile.grid_reduce max %local_max : f32
     %s1, %s2 = tile.grid_reduce sum %sum, %sum_sq : f32, f32
+    %m, %s = tile.grid_reduce logsumexp %local_max, %local_sum : f32, f32
     ```
   }];
-  let arguments = (ins Tile_ReduceKind:$kind,
+  let arguments = (ins Tile_GridReduceKind:$kind,
                        Variadic<AnyTypeOf<[Tile_Float, I32, I64]>>:$values);
   let results = (outs Variadic<AnyTypeOf<[Tile_Float, I32, I64]>>:$reduced);
   let assemblyFormat = "$kind $values attr-dict `:` type($values)";
