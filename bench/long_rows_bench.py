@@ -14,8 +14,8 @@ side in one process, against torch.softmax and a copy of the same bytes.
   grid-model softmax_grid.mlir (each row split over every program of one
              wave, statistics combined by tile.grid_reduce, the row read
              once), the cost model's choice;
-  grid-B-W-P softmax_grid.mlir with BLOCK_SIZE=B, NUM_WARPS=W and
-             MIN_BLOCKS_PER_SM=P (--grid-configs);
+  grid-B-W-P[-S] softmax_grid.mlir with BLOCK_SIZE=B, NUM_WARPS=W,
+             MIN_BLOCKS_PER_SM=P and NUM_STAGES=S (--grid-configs);
   grid       softmax_grid.mlir tuned (top 32), unless --skip-tune;
   torch      torch.softmax(x, dim=1);
   copy       y.copy_(x).
@@ -53,7 +53,8 @@ def main():
                         "on a capped grid")
     parser.add_argument("--skip-tune", action="store_true")
     parser.add_argument("--grid-configs", default="1024:4:4,2048:4:4,2048:8:2,4096:8:1,4096:4:2,8192:8:1",
-                        help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM,... of softmax_grid")
+                        help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM[:NUM_STAGES],... of "
+                             "softmax_grid")
     parser.add_argument("--no-cluster", action="store_true",
                         help="leave out online_softmax_cluster (model, tuned and capped)")
     args = parser.parse_args()
@@ -105,11 +106,13 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
     grid_path = os.path.join(root, "softmax_grid.mlir")
     add_kernel("grid-model", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "model"),
                                        tuning="defaults"), grid="persistent")
-    for block, warps, per_sm in args.grid_configs:
-        add_kernel("grid-%d-%d-%d" % (block, warps, per_sm),
+    for config in args.grid_configs:
+        block, warps, per_sm = config[:3]
+        stages = {"NUM_STAGES": config[3]} if len(config) > 3 else {}
+        add_kernel("grid-" + "-".join(str(v) for v in config),
                    tile.load(grid_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
                              MIN_BLOCKS_PER_SM=per_sm, tuning="defaults",
-                             cache_dir=os.path.join(work, "model")), grid="persistent")
+                             cache_dir=os.path.join(work, "model"), **stages), grid="persistent")
     if not args.skip_tune:
         add_kernel("grid", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
                                      tuning_databases=False), tune=True, grid="persistent")
