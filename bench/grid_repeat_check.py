@@ -22,8 +22,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--launches", type=int, default=300)
     parser.add_argument("--dtypes", default="f32,bf16")
-    parser.add_argument("--configs", default="4096:8:1,1024:4:2,512:4:4",
-                        help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM,...")
+    parser.add_argument("--configs", default="4096:8:1:3,1024:4:2:2,512:4:4:4,2048:8:1:1",
+                        help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM:NUM_STAGES,...")
     args = parser.parse_args()
     import torch
     import tile
@@ -35,9 +35,9 @@ def main():
     generator = torch.Generator(device="cpu").manual_seed(0)
     for dtype in args.dtypes.split(","):
         for config in args.configs.split(","):
-            block, warps, blocks = (int(v) for v in config.split(":"))
+            block, warps, blocks, stages = (int(v) for v in config.split(":"))
             kernel = tile.load(path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
-                               MIN_BLOCKS_PER_SM=blocks, tuning="defaults")
+                               MIN_BLOCKS_PER_SM=blocks, NUM_STAGES=stages, tuning="defaults")
             worst, bad = 0.0, 0
             for launch in range(args.launches):
                 m = int(torch.randint(1, 9, (1,), generator=generator))
@@ -57,8 +57,8 @@ def main():
                         print("  launch %d: %s %dx%d grid %s: off by %.3g beyond rtol %g"
                               % (launch, dtype, m, n, grid, excess, rtol), flush=True)
             failed += bad
-            print("%s BLOCK_SIZE=%d NUM_WARPS=%d MIN_BLOCKS_PER_SM=%d: %d launches, "
-                  "%d off, worst excess over rtol %.3g" % (dtype, block, warps, blocks,
+            print("%s BLOCK_SIZE=%d NUM_WARPS=%d MIN_BLOCKS_PER_SM=%d NUM_STAGES=%d: %d launches, "
+                  "%d off, worst excess over rtol %.3g" % (dtype, block, warps, blocks, stages,
                                                           args.launches, bad, worst), flush=True)
     return 1 if failed else 0
 

@@ -152,6 +152,8 @@ void smith::printDescription(const Program &p, llvm::raw_ostream &os) {
     root["cluster_size"] = p.clusterSize;
   if (p.gridReduce)
     root["grid_reduce"] = true;
+  if (p.gridLogSumExp)
+    root["grid_logsumexp"] = true;
   os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }
 
@@ -312,6 +314,7 @@ llvm::Expected<Program> smith::parseDescription(llvm::StringRef text) {
   p.fpContract = r.boolean(*root, "fp_contract", true);
   p.clusterSize = r.integer(*root, "cluster_size", 1);
   p.gridReduce = r.boolean(*root, "grid_reduce", false);
+  p.gridLogSumExp = r.boolean(*root, "grid_logsumexp", false);
   auto array = [&](llvm::StringRef key) -> const json::Array * {
     const json::Array *a = root->getArray(key);
     if (!a)

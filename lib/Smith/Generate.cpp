@@ -46,8 +46,10 @@ Program Generator::generate() {
   // Or over the whole grid (tile.grid_reduce), on a persistent grid.
   if (program.columnLoop && program.grid == GridKind::Persistent &&
       program.clusterSize == 1 && !program.dotK && program.programs <= 64 &&
-      gridRng.chance(0.3))
+      gridRng.chance(0.3)) {
     program.gridReduce = true;
+    program.gridLogSumExp = gridRng.chance(0.5);
+  }
   chooseInputs();
   addRandomOps(static_cast<int>(rng.range(2, rng.chance(0.3) ? 28 : 14)));
   if (!program.columnLoop) {

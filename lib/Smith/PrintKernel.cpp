@@ -148,12 +148,45 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
                                    std::to_string(accumulators.size() - 1));
     }
     if (splits) {
+      // With gridLogSumExp, the float accumulators travel as
+      // tile.grid_reduce logsumexp pairs, four at a time: a maximum m beside
+      // a sum of 0, whose merged maximum is max m, and a sum s beside a
+      // maximum of 0 in every program, whose merged sum is sum s exp(0) =
+      // sum s, exactly.
+      bool pairs = grid && p.gridLogSumExp;
+      if (pairs) {
+        std::vector<size_t> floats;
+        for (size_t k = 0; k < accumulators.size(); ++k)
+          if (!isInteger(p.ops[accumulators[k]].type))
+            floats.push_back(k);
+        for (size_t first = 0; first < floats.size(); first += 4) {
+          size_t count = std::min<size_t>(4, floats.size() - first);
+          std::string name = "%grid_pairs" + std::to_string(first / 4);
+          std::string line = name + ":" + std::to_string(2 * count) +
+                             " = tile.grid_reduce logsumexp ";
+          std::string types;
+          for (size_t j = 0; j < count; ++j) {
+            size_t k = floats[first + j];
+            const Op &op = p.ops[accumulators[k]];
+            Value partner = floatConstant(Shape::Scalar, op.type, 0);
+            bool isMax = op.reduce == ReduceFn::Max;
+            line += (j ? ", " : "") +
+                    (isMax ? accumulatorResults[k] : partner.name) + ", " +
+                    (isMax ? partner.name : accumulatorResults[k]);
+            types += (j ? ", " : "") + typeOf(op) + ", " + typeOf(op);
+            accumulatorResults[k] =
+                name + "#" + std::to_string(2 * j + (isMax ? 0 : 1));
+          }
+          clusterReduces.push_back(line + " : " + types);
+        }
+      }
       // One tile.cluster_reduce (or tile.grid_reduce) per kind, of all the
-      // accumulators of that kind (one exchange each).
+      // (other) accumulators of that kind (one exchange each).
       for (ReduceFn kind : {ReduceFn::Sum, ReduceFn::Max}) {
         std::vector<size_t> of;
         for (size_t k = 0; k < accumulators.size(); ++k)
-          if (p.ops[accumulators[k]].reduce == kind)
+          if (p.ops[accumulators[k]].reduce == kind &&
+              !(pairs && !isInteger(p.ops[accumulators[k]].type)))
             of.push_back(k);
         if (of.empty())
           continue;

@@ -220,6 +220,13 @@ std::optional<Program> smith::getSimplification(const Program &program,
         if (!q.gridReduce)
           return false;
         q.gridReduce = false;
+        q.gridLogSumExp = false;
+        return true;
+      },
+      +[](Program &q) {
+        if (!q.gridLogSumExp)
+          return false;
+        q.gridLogSumExp = false;
         return true;
       },
       +[](Program &q) {

@@ -125,6 +125,8 @@ std::string smith::verifyProgram(const Program &program) {
        program.clusterSize != 1 || program.programs > 64))
     return "a grid reduction needs a column loop and a persistent grid of at "
            "most 64 programs, without clusters";
+  if (program.gridLogSumExp && !program.gridReduce)
+    return "grid_logsumexp needs grid_reduce";
   if (!llvm::isPowerOf2_64(program.numWarps) || program.numWarps > 32)
     return "num_warps must be a power of two up to 32";
   if (program.dotK != 0 &&

@@ -424,6 +424,10 @@ struct Program {
   /// visits every row block; program 0 alone computes and stores the
   /// second phase.
   bool gridReduce = false;
+  /// With gridReduce: the float accumulators are combined by
+  /// `tile.grid_reduce logsumexp` pairs whose merge is exact (a maximum
+  /// beside a sum of 0, a sum beside maxima of 0), the others by kind.
+  bool gridLogSumExp = false;
   /// Whether the programs of a row block combine their accumulators
   /// (clusters or the grid).
   bool splitsRows() const { return clusterSize > 1 || gridReduce; }

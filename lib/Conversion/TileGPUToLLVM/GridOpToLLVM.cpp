@@ -109,7 +109,9 @@ static Value createIdentity(OpBuilder &b, Location loc, tile::ReduceKind kind,
 }
 
 /// The values a reduction of `kind` starts from, of types `types`: each
-/// value's identity, (-inf, 0) for logsumexp's pairs.
+/// value's identity, (-inf, -0.0) for logsumexp's pairs (-0.0 as for a
+/// sum, so that pairs whose maxima are all 0 merge their sums exactly as
+/// a sum would, -0.0 included).
 static SmallVector<Value> createIdentities(OpBuilder &b, Location loc,
                                            tile::GridReduceKind kind,
                                            TypeRange types) {
@@ -132,10 +134,9 @@ static SmallVector<Value> createIdentities(OpBuilder &b, Location loc,
     SmallVector<Value> operator()(tile::LogSumExpReduction) const {
       SmallVector<Value> result;
       for (auto [i, type] : llvm::enumerate(types))
-        result.push_back(
-            i % 2 == 0 ? createIdentity(b, loc, tile::ReduceKind::max, type)
-                       : LLVM::ConstantOp::create(b, loc, type,
-                                                  b.getZeroAttr(type)));
+        result.push_back(createIdentity(
+            b, loc, i % 2 == 0 ? tile::ReduceKind::max : tile::ReduceKind::sum,
+            type));
       return result;
     }
   };

@@ -157,14 +157,14 @@ tile.func @two_widths(%out: !tile.ptr<f32>, %x: f32, %y: f32)
   tile.return
 }
 
-// logsumexp merges (maximum, sum) pairs: the identity is (-inf, 0); two
+// logsumexp merges (maximum, sum) pairs: the identity is (-inf, -0.0); two
 // pairs merge as M = max(m, m') and s exp(m - M) + s' exp(m' - M), with M
 // taken as 0 in the exponents where it is -inf, each exponential one
 // ex2.approx.ftz of (m - M) log2(e). A bf16 pair travels and merges as
 // f32.
 // CHECK-LABEL: llvm.func @merge_pairs
 // CHECK: %[[NONE:.*]] = llvm.mlir.constant(0xFF800000 : f32)
-// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32)
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(-0.000000e+00 : f32)
 // CHECK: llvm.br ^{{.*}}(%{{.*}}, %[[NONE]], %[[ZERO]], %{{.*}}, %{{.*}} : i32, f32, f32, f32, f32)
 // CHECK: ^{{.*}}(%{{[0-9]+}}: i32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32):  // 2 preds
 // CHECK: ^[[BODY:.*]](%{{[0-9]+}}: i32, %[[M:[0-9]+]]: f32, %[[S:[0-9]+]]: f32, %{{[0-9]+}}: f32, %{{[0-9]+}}: f32):
