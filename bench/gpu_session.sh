@@ -49,7 +49,8 @@
 #   long-rows bench/long_rows_bench.py (softmax on rows of 2^20: the
 #             split path, online_softmax, online_softmax_cluster (none with
 #             LONG_NO_CLUSTER=1), softmax_grid (the model's, and
-#             $LONG_GRID_CONFIGS), torch, copy) at $LONG_SHAPES / $LONG_DTYPES
+#             $LONG_GRID_CONFIGS; bench/softmax_grid_rows4.mlir at
+#             $LONG_ROWS4_CONFIGS), torch, copy) at $LONG_SHAPES / $LONG_DTYPES
 #   timing    bench/timing_conditions.py (one configuration in two slots,
 #             under three timing conditions)
 #   matmul    bench/matmul_bench.py (tile beside torch.matmul, and
@@ -158,7 +159,8 @@ for step in "$@"; do
   long-rows)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${LONG_SECONDS:-300} python3 bench/long_rows_bench.py \
       ${LONG_SHAPES:+--shapes $LONG_SHAPES} ${LONG_DTYPES:+--dtypes $LONG_DTYPES} ${LONG_SKIP_TUNE:+--skip-tune} \
-      ${LONG_NO_CLUSTER:+--no-cluster} ${LONG_GRID_CONFIGS:+--grid-configs $LONG_GRID_CONFIGS} > $o/long-rows.jsonl 2> $o/long-rows.err
+      ${LONG_NO_CLUSTER:+--no-cluster} ${LONG_GRID_CONFIGS:+--grid-configs $LONG_GRID_CONFIGS} \
+      ${LONG_ROWS4_CONFIGS:+--rows4-configs $LONG_ROWS4_CONFIGS} > $o/long-rows.jsonl 2> $o/long-rows.err
     echo "long-rows rc=$?" ;;
   timing)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${TIMING_SECONDS:-200} python3 bench/timing_conditions.py \

@@ -16,6 +16,9 @@ side in one process, against torch.softmax and a copy of the same bytes.
              once), the cost model's choice;
   grid-B-W-P[-S] softmax_grid.mlir with BLOCK_SIZE=B, NUM_WARPS=W,
              MIN_BLOCKS_PER_SM=P and NUM_STAGES=S (--grid-configs);
+  rows4-B-W-P-S
+             bench/softmax_grid_rows4.mlir (four rows a grid exchange),
+             --rows4-configs;
   grid       softmax_grid.mlir tuned (top 32), unless --skip-tune;
   torch      torch.softmax(x, dim=1);
   copy       y.copy_(x).
@@ -52,6 +55,9 @@ def main():
                         help="CLUSTER:GRID_CAP:NUM_WARPS:BLOCK_SIZE,... of online_softmax_cluster "
                         "on a capped grid")
     parser.add_argument("--skip-tune", action="store_true")
+    parser.add_argument("--rows4-configs", default="",
+                        help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM:NUM_STAGES,... of "
+                             "bench/softmax_grid_rows4.mlir (four rows a grid exchange)")
     parser.add_argument("--grid-configs", default="1024:4:4,2048:4:4,2048:8:2,4096:8:1,4096:4:2,8192:8:1",
                         help="BLOCK_SIZE:NUM_WARPS:MIN_BLOCKS_PER_SM[:NUM_STAGES],... of "
                              "softmax_grid")
@@ -61,6 +67,8 @@ def main():
     args.caps = [tuple(int(v) for v in c.split(":")) for c in args.caps.split(",") if c]
     args.grid_configs = [tuple(int(v) for v in c.split(":"))
                          for c in args.grid_configs.split(",") if c]
+    args.rows4_configs = [tuple(int(v) for v in c.split(":"))
+                          for c in args.rows4_configs.split(",") if c]
     import torch
     import tile
     import tile.ops
@@ -113,6 +121,14 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
                    tile.load(grid_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
                              MIN_BLOCKS_PER_SM=per_sm, tuning="defaults",
                              cache_dir=os.path.join(work, "model"), **stages), grid="persistent")
+    # bench/softmax_grid_rows4.mlir: four rows a grid exchange.
+    rows4_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "softmax_grid_rows4.mlir")
+    for config in args.rows4_configs:
+        block, warps, per_sm, stages = config
+        add_kernel("rows4-" + "-".join(str(v) for v in config),
+                   tile.load(rows4_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
+                             MIN_BLOCKS_PER_SM=per_sm, NUM_STAGES=stages, tuning="defaults",
+                             cache_dir=os.path.join(work, "model")), grid="persistent")
     if not args.skip_tune:
         add_kernel("grid", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
                                      tuning_databases=False), tune=True, grid="persistent")
