@@ -13,6 +13,10 @@
 #             $TMA_DIFFTEST_COUNT random kernels with TMA copies (--with-tma)
 #             (default 150, 20 of them under compute-sanitizer) on the GPU
 #             with tile-run --tma, from seed $TMA_DIFFTEST_SEED
+#   op-difftest
+#             $OP_DIFFTEST_COUNT random kernels with $OP_DIFFTEST_OP (default
+#             40 with tile.grid_reduce, $OP_DIFFTEST_SANITIZE of them under
+#             compute-sanitizer) on the GPU, from seed $OP_DIFFTEST_SEED
 #   kernels-old-new
 #             bench/kernels_bench.py --tile-only at its shapes, with the
 #             kernels of dist/tile-gpu/old-examples (an older commit's
@@ -20,6 +24,7 @@
 #             carried with the bundle) and then the current ones
 #   kernels   bench/kernels_bench.py (tile, eager, torch.compile) at
 #             $KERNEL_SHAPES / $KERNELS / $KERNEL_DTYPES (with
+#             KERNELS_NO_TORCH=1, tile and the copy alone; with
 #             KERNELS_TUNE=1, tuned too, the tunes exported to
 #             kernels-tuned.txt)
 #   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch;
@@ -105,6 +110,11 @@ for step in "$@"; do
     echo "suite rc=$?"
     # What a timeout left running (difftest's workers) stops here.
     pkill -f difftest.py; pkill -f /tmp/tile-gpu/bin/ ;;
+  op-difftest)
+    OUT=$o/op-difftest TILE_DIFFTEST_COUNT=${OP_DIFFTEST_COUNT:-40} TILE_DIFFTEST_SANITIZE=${OP_DIFFTEST_SANITIZE:-10} \
+      TILE_DIFFTEST_ARGS="--with-op ${OP_DIFFTEST_OP:-tile.grid_reduce} --seed ${OP_DIFFTEST_SEED:-1}" \
+      timeout ${OP_DIFFTEST_SECONDS:-200} bash dist/tile-gpu/run-gpu-tests.sh difftest > $o/op-difftest-stdout.log 2>&1
+    echo "op-difftest rc=$?" ;;
   tma-difftest)
     OUT=$o/tma TILE_DIFFTEST_COUNT=${TMA_DIFFTEST_COUNT:-150} TILE_DIFFTEST_SANITIZE=${TMA_DIFFTEST_SANITIZE:-20} \
       TILE_DIFFTEST_ARGS="--tma --with-tma --seed ${TMA_DIFFTEST_SEED:-1}" \
@@ -124,6 +134,7 @@ for step in "$@"; do
     echo "old-new done" ;;
   kernels)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py ${KERNELS_GRAPH:+--graph} \
+      ${KERNELS_NO_TORCH:+--no-torch} \
       ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} ${KERNEL_DTYPES:+--dtypes $KERNEL_DTYPES} \
       ${KERNELS_TUNE:+--tune --export $o/kernels-tuned.txt} > $o/kernels.jsonl 2> $o/kernels.err
     echo "kernels done" ;;

@@ -170,6 +170,9 @@ def main():
     parser.add_argument("--graph", action="store_true",
                         help="time CUDA-graph replays of each (the GPU's time, "
                         "without the host's: tile.testing.bench(graph=True))")
+    parser.add_argument("--no-torch", action="store_true",
+                        help="time tile and the copy only (no eager PyTorch, no "
+                             "torch.compile)")
     parser.add_argument("--tile-only", action="store_true",
                         help="time tile alone, not eager PyTorch or torch.compile")
     parser.add_argument("--partial-rows", type=int, default=0,
@@ -205,9 +208,10 @@ def main():
                     scale = ref.float().abs().amax().clamp_min(1e-30)
                     record["max_error"] = ((got.float() - ref.float()).abs().max() / scale).item()
                     impls = [("tile", tile_fn)]
+                    if not args.tile_only and not args.no_torch:
+                        impls += [("eager", math), ("torch.compile", torch.compile(math))]
                     if not args.tile_only:
-                        impls += [("eager", math), ("torch.compile", torch.compile(math)),
-                                  ("copy", copy_case(nbytes))]
+                        impls.append(("copy", copy_case(nbytes)))
                     record["choices"] = {"tile": choices()}
                     if args.tune:
                         # A tune that fails is recorded, whole, and the

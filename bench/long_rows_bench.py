@@ -114,21 +114,29 @@ def run(torch, tile, record, root, work, dtype, m, n, tdtype, flush, args):
     grid_path = os.path.join(root, "softmax_grid.mlir")
     add_kernel("grid-model", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "model"),
                                        tuning="defaults"), grid="persistent")
+    # Each configuration on every program that fits, and (-cap) on no more
+    # programs than hold a block of the row: the others would hold nothing,
+    # yet every program takes part in every exchange, whose cost grows with
+    # the programs.
     for config in args.grid_configs:
         block, warps, per_sm = config[:3]
         stages = {"NUM_STAGES": config[3]} if len(config) > 3 else {}
-        add_kernel("grid-" + "-".join(str(v) for v in config),
-                   tile.load(grid_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
-                             MIN_BLOCKS_PER_SM=per_sm, tuning="defaults",
-                             cache_dir=os.path.join(work, "model"), **stages), grid="persistent")
+        kernel = tile.load(grid_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
+                           MIN_BLOCKS_PER_SM=per_sm, tuning="defaults",
+                           cache_dir=os.path.join(work, "model"), **stages)
+        name = "grid-" + "-".join(str(v) for v in config)
+        add_kernel(name, kernel, grid="persistent")
+        add_kernel(name + "-cap", kernel, grid="persistent:%d" % -(-n // block))
     # bench/softmax_grid_rows4.mlir: four rows a grid exchange.
     rows4_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "softmax_grid_rows4.mlir")
     for config in args.rows4_configs:
         block, warps, per_sm, stages = config
-        add_kernel("rows4-" + "-".join(str(v) for v in config),
-                   tile.load(rows4_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
-                             MIN_BLOCKS_PER_SM=per_sm, NUM_STAGES=stages, tuning="defaults",
-                             cache_dir=os.path.join(work, "model")), grid="persistent")
+        kernel = tile.load(rows4_path, DTYPE=dtype, BLOCK_SIZE=block, NUM_WARPS=warps,
+                           MIN_BLOCKS_PER_SM=per_sm, NUM_STAGES=stages, tuning="defaults",
+                           cache_dir=os.path.join(work, "model"))
+        name = "rows4-" + "-".join(str(v) for v in config)
+        add_kernel(name, kernel, grid="persistent")
+        add_kernel(name + "-cap", kernel, grid="persistent:%d" % -(-n // block))
     if not args.skip_tune:
         add_kernel("grid", tile.load(grid_path, DTYPE=dtype, cache_dir=os.path.join(work, "tuned"),
                                      tuning_databases=False), tune=True, grid="persistent")
