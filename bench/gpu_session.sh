@@ -66,7 +66,8 @@
 #             MATMUL_BASELINE; and PTX compiled here, NAME=PATTERN ...
 #             for matmul_bench.py --ptx, with MATMUL_PTX; with
 #             MATMUL_VERIFY=1, each tile result checked against torch), into
-#             /tmp/o/$MATMUL_NAME.log (default matmul-bench)
+#             /tmp/o/$MATMUL_NAME.log (default matmul-bench);
+#             MATMUL_CONFIGS=issue26 names eight configurations for it
 #   ncu-matmul
 #             bench/ncu_matmul.sh (stall reasons, then the stall samples of
 #             each SASS instruction with --source) of tile's and Triton's
@@ -197,6 +198,9 @@ for step in "$@"; do
     # MATMUL_SIZES=issue26: issue 26's sweep (square 1024 to 16384, skinny
     # K = 1024, 16384 x 4096 x 4096); bench/matmul_report.py tabulates it.
     [ "${MATMUL_SIZES:-}" = issue26 ] && MATMUL_SIZES="1024,1024,1024 2048,2048,2048 4096,4096,4096 8192,8192,8192 16384,16384,16384 4096,4096,1024 8192,8192,1024 16384,16384,1024 16384,4096,4096"
+    # MATMUL_CONFIGS=issue26: run 72's blocks and the small ones with
+    # deeper rings that Triton won with at 1024^3 on the H100 (run 114).
+    [ "${MATMUL_CONFIGS:-}" = issue26 ] && MATMUL_CONFIGS="128,256,64,8,3 128,256,64,8,4 256,128,64,8,3 128,128,64,8,3 128,128,64,4,3 64,128,64,4,4 64,128,64,4,6 64,256,64,4,4"
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
     chmod +x /tmp/tile-gpu/bin/tile-run

@@ -478,31 +478,29 @@ combineColumns(ArrayRef<SmallVector<RuntimeValue>> byRank, ReduceKind kind) {
 }
 
 /// The ranks' (maximum, sum of exponentials) pairs merged in order of rank
-/// (in f32, then rounded, as the GPU does): the maximum M of the m, and the
-/// sum of the s rescaled to it, s exp(m - M) (the sum alone where M is
-/// -inf).
+/// (in f32, then rounded, as the GPU does), from the identity (-inf, -0.0)
+/// as on the GPU: the maximum M of the m, and the sum of the s rescaled to
+/// it, s exp(m - M), with M taken as 0 in the exponents where it is -inf
+/// (a sum of s exp(-inf), 0). An m of NaN or +inf makes the sum NaN.
 static SmallVector<RuntimeValue>
 mergeLogSumExp(ArrayRef<SmallVector<RuntimeValue>> byRank) {
+  const float infinity = std::numeric_limits<float>::infinity();
   SmallVector<RuntimeValue> merged;
   for (int64_t i = 0, e = byRank.front().size(); i + 1 < e; i += 2) {
     SmallVector<RuntimeValue> maxima = getColumn(byRank, i);
     SmallVector<RuntimeValue> sums = getColumn(byRank, i + 1);
-    float m = FloatView(maxima.front())[0], s = FloatView(sums.front())[0];
-    for (size_t r = 1; r < maxima.size(); ++r) {
+    float m = -infinity, s = -0.0f;
+    for (size_t r = 0; r < maxima.size(); ++r) {
       float mr = FloatView(maxima[r])[0], sr = FloatView(sums[r])[0];
       float total = maximumF(m, mr);
-      float shift = total == -std::numeric_limits<float>::infinity()
-                        ? 0.0f
-                        : total;
+      float shift = total == -infinity ? 0.0f : total;
       s = s * std::exp(m - shift) + sr * std::exp(mr - shift);
       m = total;
     }
+    merged.push_back(makeFloats(maxima.front().getDataType(), {},
+                                [&](int64_t) { return m; }));
     merged.push_back(
-        makeFloats(maxima.front().getDataType(), {}, [&](int64_t) {
-          return m;
-        }));
-    merged.push_back(makeFloats(sums.front().getDataType(), {},
-                                [&](int64_t) { return s; }));
+        makeFloats(sums.front().getDataType(), {}, [&](int64_t) { return s; }));
   }
   return merged;
 }
@@ -602,12 +600,12 @@ void interpreter::registerTileHandlers(HandlerTable &table) {
       return success();
     }
     ReduceKind kind = reduceOp.getKind();
-    return meetAndCombine(
-        executor, op, *meeting,
-        executor.getProgramId(0) % executor.getClusterSize(), std::move(values),
-        [&](ArrayRef<SmallVector<RuntimeValue>> byRank) {
-          return combineColumns(byRank, kind);
-        });
+    return meetAndCombine(executor, op, *meeting,
+                          executor.getProgramId(0) % executor.getClusterSize(),
+                          std::move(values),
+                          [&](ArrayRef<SmallVector<RuntimeValue>> byRank) {
+                            return combineColumns(byRank, kind);
+                          });
   });
   table.add<GridReduceOp>([](Executor &executor,
                              Operation *op) -> LogicalResult {

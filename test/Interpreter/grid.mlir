@@ -142,21 +142,32 @@ tile.func @clusters_of_one(%out: !tile.ptr<i32>)
 }
 
 // logsumexp merges (maximum, sum of exponentials) pairs: program p brings
-// row p of `pairs` (three pairs), and every program stores the merged
+// row p of `pairs` (four pairs), and every program stores the merged
 // pairs. Pair 0 mixes finite maxima with a program of none (-inf, 0);
 // pair 1 is every program's (-inf, 0), which merges to (-inf, 0); pair 2
-// has a NaN maximum, which makes both results NaN. Checked against
-// float64: M = max m, S = sum s exp(m - M).
-// RUN: %python -c "import numpy as np, sys; inf = np.inf; p = np.array([[1, 2, -inf, 0, 0, 1], [3, 1, -inf, 0, np.nan, 1], [-inf, 0, -inf, 0, 5, 1], [2, 4, -inf, 0, 7, 1]], np.float32); np.save(sys.argv[1], p)" %t.pairs.npy
-// RUN: tile-run %s --kernel merge --grid 4 --arg 'f32[4x6]=zeros' --arg 'f32[4x6]=@%t.pairs.npy' \
+// has a NaN maximum, which makes both results NaN; pair 3's sums are all
+// -0.0, which stays -0.0 (the identity's sum is -0.0, as a sum's).
+// Checked against float64: M = max m, S = sum s exp(m - M).
+// RUN: %python -c "import numpy as np, sys; inf = np.inf; p = np.array([[1, 2, -inf, 0, 0, 1, 1, -0.0], [3, 1, -inf, 0, np.nan, 1, 2, -0.0], [-inf, 0, -inf, 0, 5, 1, 1, -0.0], [2, 4, -inf, 0, 7, 1, 0, -0.0]], np.float32); np.save(sys.argv[1], p)" %t.pairs.npy
+// RUN: tile-run %s --kernel merge --grid 4 --arg 'f32[4x8]=zeros' --arg 'f32[4x8]=@%t.pairs.npy' \
 // RUN:   --out 0=%t.merged.npy > /dev/null
-// RUN: %python -c "import numpy as np, sys; p = np.load(sys.argv[1]).astype(np.float64); out = np.load(sys.argv[2]); m = p[:, 0].max(); s = (p[:, 1] * np.exp(p[:, 0] - m)).sum(); assert np.allclose(out[:, 0], m) and np.allclose(out[:, 1], s, rtol=1e-6), out; assert (out[:, 2] == -np.inf).all() and (out[:, 3] == 0).all(), out; assert np.isnan(out[:, 4:]).all(), out; print('merge OK', s)" %t.pairs.npy %t.merged.npy | FileCheck %s --check-prefix=MERGE
+// RUN: %python -c "import numpy as np, sys; p = np.load(sys.argv[1]).astype(np.float64); out = np.load(sys.argv[2]); m = p[:, 0].max(); s = (p[:, 1] * np.exp(p[:, 0] - m)).sum(); assert np.allclose(out[:, 0], m) and np.allclose(out[:, 1], s, rtol=1e-6), out; assert (out[:, 2] == -np.inf).all() and (out[:, 3] == 0).all(), out; assert np.isnan(out[:, 4:6]).all(), out; assert (out[:, 6] == 2).all() and (out[:, 7] == 0).all() and np.signbit(out[:, 7]).all(), out; print('merge OK', s)" %t.pairs.npy %t.merged.npy | FileCheck %s --check-prefix=MERGE
 // MERGE: merge OK 2.74218
+//
+// A grid of one merges its pair with the identity, as the GPU does: a NaN
+// maximum gives (NaN, NaN), a +inf one (+inf, NaN) (exp(inf - inf)), a
+// program of no columns (-inf, 0) and a finite pair itself.
+// RUN: %python -c "import numpy as np, sys; p = np.array([[np.nan, 1, np.inf, 2, -np.inf, 0, 3, 5]], np.float32); np.save(sys.argv[1], p)" %t.one.npy
+// RUN: tile-run %s --kernel merge --grid 1 --arg 'f32[1x8]=zeros' --arg 'f32[1x8]=@%t.one.npy' \
+// RUN:   --out 0=%t.merged1.npy > /dev/null
+// RUN: %reference print %t.merged1.npy | FileCheck %s --check-prefix=MERGE1
+// MERGE1:      f32[1x8]
+// MERGE1-NEXT: nan nan inf nan -inf 0.0 3.0 5.0
 tile.func @merge(%out: !tile.ptr<f32>, %pairs: !tile.ptr<f32>)
     attributes {tile.persistent} {
-  %c6 = arith.constant 6 : i32
+  %c8 = arith.constant 8 : i32
   %pid = tile.program_id x : i32
-  %row = arith.muli %pid, %c6 : i32
+  %row = arith.muli %pid, %c8 : i32
   %in = tile.addptr %pairs, %row : !tile.ptr<f32>, i32
   %at = tile.addptr %out, %row : !tile.ptr<f32>, i32
   %c0 = arith.constant 0 : i32
@@ -165,31 +176,74 @@ tile.func @merge(%out: !tile.ptr<f32>, %pairs: !tile.ptr<f32>)
   %c3 = arith.constant 3 : i32
   %c4 = arith.constant 4 : i32
   %c5 = arith.constant 5 : i32
+  %c6 = arith.constant 6 : i32
+  %c7 = arith.constant 7 : i32
   %p0 = tile.addptr %in, %c0 : !tile.ptr<f32>, i32
   %p1 = tile.addptr %in, %c1 : !tile.ptr<f32>, i32
   %p2 = tile.addptr %in, %c2 : !tile.ptr<f32>, i32
   %p3 = tile.addptr %in, %c3 : !tile.ptr<f32>, i32
   %p4 = tile.addptr %in, %c4 : !tile.ptr<f32>, i32
   %p5 = tile.addptr %in, %c5 : !tile.ptr<f32>, i32
+  %p6 = tile.addptr %in, %c6 : !tile.ptr<f32>, i32
+  %p7 = tile.addptr %in, %c7 : !tile.ptr<f32>, i32
   %m0 = tile.load %p0 : !tile.ptr<f32>
   %s0 = tile.load %p1 : !tile.ptr<f32>
   %m1 = tile.load %p2 : !tile.ptr<f32>
   %s1 = tile.load %p3 : !tile.ptr<f32>
   %m2 = tile.load %p4 : !tile.ptr<f32>
   %s2 = tile.load %p5 : !tile.ptr<f32>
-  %r:6 = tile.grid_reduce logsumexp %m0, %s0, %m1, %s1, %m2, %s2
-      : f32, f32, f32, f32, f32, f32
+  %m3 = tile.load %p6 : !tile.ptr<f32>
+  %s3 = tile.load %p7 : !tile.ptr<f32>
+  %r:8 = tile.grid_reduce logsumexp %m0, %s0, %m1, %s1, %m2, %s2, %m3, %s3
+      : f32, f32, f32, f32, f32, f32, f32, f32
   %q0 = tile.addptr %at, %c0 : !tile.ptr<f32>, i32
   %q1 = tile.addptr %at, %c1 : !tile.ptr<f32>, i32
   %q2 = tile.addptr %at, %c2 : !tile.ptr<f32>, i32
   %q3 = tile.addptr %at, %c3 : !tile.ptr<f32>, i32
   %q4 = tile.addptr %at, %c4 : !tile.ptr<f32>, i32
   %q5 = tile.addptr %at, %c5 : !tile.ptr<f32>, i32
+  %q6 = tile.addptr %at, %c6 : !tile.ptr<f32>, i32
+  %q7 = tile.addptr %at, %c7 : !tile.ptr<f32>, i32
   tile.store %q0, %r#0 : !tile.ptr<f32>
   tile.store %q1, %r#1 : !tile.ptr<f32>
   tile.store %q2, %r#2 : !tile.ptr<f32>
   tile.store %q3, %r#3 : !tile.ptr<f32>
   tile.store %q4, %r#4 : !tile.ptr<f32>
   tile.store %q5, %r#5 : !tile.ptr<f32>
+  tile.store %q6, %r#6 : !tile.ptr<f32>
+  tile.store %q7, %r#7 : !tile.ptr<f32>
+  tile.return
+}
+
+// One warp a program: every thread keeps its own lane's merge, so each
+// lane must end with the same bits (both lanes of a butterfly step merge
+// in one order; the multiplies and the add contract into an FMA, which is
+// not commutative). Program p brings (m_p, s_p) and stores the merged S
+// from each of its 32 threads (test/cuda/grid-reduce.test checks them
+// equal on the GPU; here, against float64).
+// RUN: %python -c "import numpy as np, sys; r = np.random.default_rng(5); p = np.stack([r.standard_normal(40) * 4, r.uniform(0.5, 3, 40)], 1).astype(np.float32); np.save(sys.argv[1], p)" %t.lanes.npy
+// RUN: tile-run %s --kernel merge_lanes --grid 40 --arg 'f32[40x32]=zeros' --arg 'f32[40x2]=@%t.lanes.npy' \
+// RUN:   --out 0=%t.lanes-out.npy > /dev/null
+// RUN: %python -c "import numpy as np, sys; p = np.load(sys.argv[1]).astype(np.float64); out = np.load(sys.argv[2]); m = p[:, 0].max(); s = (p[:, 1] * np.exp(p[:, 0] - m)).sum(); assert np.allclose(out, s, rtol=1e-5), (out, s); assert (out == out[0, 0]).all(); print('lanes OK')" %t.lanes.npy %t.lanes-out.npy | FileCheck %s --check-prefix=LANES
+// LANES: lanes OK
+tile.func @merge_lanes(%out: !tile.ptr<f32>, %pairs: !tile.ptr<f32>)
+    attributes {tile.persistent, tile.num_warps = 1 : i32} {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c32 = arith.constant 32 : i32
+  %pid = tile.program_id x : i32
+  %row = arith.muli %pid, %c2 : i32
+  %pm = tile.addptr %pairs, %row : !tile.ptr<f32>, i32
+  %ps = tile.addptr %pm, %c1 : !tile.ptr<f32>, i32
+  %m = tile.load %pm : !tile.ptr<f32>
+  %s = tile.load %ps : !tile.ptr<f32>
+  %total:2 = tile.grid_reduce logsumexp %m, %s : f32, f32
+  %lanes = tile.range 0, 32 : tensor<32xi32>
+  %first = arith.muli %pid, %c32 : i32
+  %base = tile.addptr %out, %first : !tile.ptr<f32>, i32
+  %bases = tile.splat %base : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>>
+  %ptrs = tile.addptr %bases, %lanes : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %values = tile.splat %total#1 : f32 -> tensor<32xf32>
+  tile.store %ptrs, %values : tensor<32x!tile.ptr<f32>>
   tile.return
 }

@@ -419,7 +419,8 @@ struct Program {
   int64_t clusterSize = 1;
   /// With a column loop on a persistent grid, without clusters: the whole
   /// grid splits each row block, as a cluster would (tile.persistent, its
-  /// accumulators combined by tile.grid_reduce, one per kind): program
+  /// accumulators combined by tile.grid_reduce, one per kind, or in
+  /// logsumexp pairs: gridLogSumExp): program
   /// `pid` walks column blocks pid, pid + programs, ...; every program
   /// visits every row block; program 0 alone computes and stores the
   /// second phase.

@@ -146,8 +146,11 @@ static SmallVector<Value> createIdentities(OpBuilder &b, Location loc,
 /// `lhs` and `rhs` combined by `kind`: value by value for max and sum;
 /// for logsumexp, each pair (m, s) of one with the other's as the
 /// interpreter merges them: M = max(m, m'), S = s exp(m - M) + s' exp(m' -
-/// M), with M taken as 0 in the exponents where it is -inf (both sums are
-/// then 0). An m equal to M scales its s by exactly 1.
+/// M), with M taken as 0 in the exponents where it is -inf (S is then a
+/// sum of s exp(-inf), 0). A finite m equal to M scales its s by exactly 1
+/// (ex2 of 0); a NaN or +inf M makes S NaN. Not commutative once the
+/// multiplies and the add contract into an FMA: callers that combine two
+/// lanes' values give both lanes the same order.
 static SmallVector<Value> createCombines(OpBuilder &b, Location loc,
                                          tile::GridReduceKind kind,
                                          ValueRange lhs, ValueRange rhs) {
@@ -179,7 +182,8 @@ static SmallVector<Value> createCombines(OpBuilder &b, Location loc,
                                                  /*Negative=*/true)));
         Value none = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq,
                                           total, minusInf);
-        Value zero = LLVM::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+        Value zero =
+            LLVM::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
         Value shift = LLVM::SelectOp::create(b, loc, none, zero, total);
         auto rescaled = [&](Value m, Value sum) {
           Value delta = LLVM::FSubOp::create(b, loc, m, shift);
@@ -374,8 +378,8 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
     SmallVector<Type> loopTypes = {i32};
     llvm::append_range(loopTypes, valueTypes);
     SmallVector<Value> loopInit = {getLaneId(rewriter, loc)};
-    llvm::append_range(loopInit, createIdentities(rewriter, loc, op.getKind(),
-                                                  valueTypes));
+    llvm::append_range(
+        loopInit, createIdentities(rewriter, loc, op.getKind(), valueTypes));
     SmallVector<Location> locs(loopTypes.size(), loc);
     Block *before = rewriter.getInsertionBlock();
     Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
@@ -481,17 +485,32 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
       totals = createCombines(rewriter, loc, op.getKind(), totals, partials);
     }
     for (auto [total, before] : llvm::zip_equal(totals, previous))
-      next.push_back(LLVM::SelectOp::create(rewriter, loc, ready, total, before));
+      next.push_back(
+          LLVM::SelectOp::create(rewriter, loc, ready, total, before));
     LLVM::BrOp::create(rewriter, loc, next, header);
 
     // The lanes' partial results, combined by butterfly shuffles.
     rewriter.setInsertionPointToEnd(exit);
+    // Both lanes of a step combine the lower lane's values with the upper
+    // lane's, in that order, so that every lane ends with the same bits
+    // even where the combination is not commutative (logsumexp's FMAs):
+    // with one warp, each thread keeps its own lane's results.
     totals.assign(exit->getArguments().begin() + 1, exit->getArguments().end());
+    Value lane = getLaneId(rewriter, loc);
     for (int64_t mask = 16; mask >= 1; mask /= 2) {
-      SmallVector<Value> shuffled;
-      for (Value total : totals)
-        shuffled.push_back(createShuffleXor(rewriter, loc, total, mask));
-      totals = createCombines(rewriter, loc, op.getKind(), totals, shuffled);
+      Value upper = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ne,
+          LLVM::AndOp::create(rewriter, loc, lane, i32Const(mask)),
+          i32Const(0));
+      SmallVector<Value> lower, higher;
+      for (Value total : totals) {
+        Value other = createShuffleXor(rewriter, loc, total, mask);
+        lower.push_back(
+            LLVM::SelectOp::create(rewriter, loc, upper, other, total));
+        higher.push_back(
+            LLVM::SelectOp::create(rewriter, loc, upper, total, other));
+      }
+      totals = createCombines(rewriter, loc, op.getKind(), lower, higher);
     }
     // 4. Every program has read the epoch by now: thread 0 of program 0
     // moves it past this reduction.

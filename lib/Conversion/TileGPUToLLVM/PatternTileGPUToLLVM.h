@@ -182,11 +182,10 @@ int64_t getGridReduceWorkspaceWords(int64_t bytes);
 /// The type partial results of a reduction are kept in (f32 for f16 and
 /// bf16).
 Type getAccumulatorType(Type elementType);
-/// `lhs` combined with `rhs` by a reduction of `kind`.
 /// exp(x) of the f32 scalar `x` as tile.exp computes it: exp2(x log2(e))
 /// by ex2.approx.ftz (TileOpToLLVM.cpp).
 Value createExp(OpBuilder &b, Location loc, Value x);
-
+/// `lhs` combined with `rhs` by a reduction of `kind`.
 Value createCombine(OpBuilder &b, Location loc, tile::ReduceKind kind,
                     Value lhs, Value rhs);
 

@@ -184,7 +184,17 @@ tile.func @two_widths(%out: !tile.ptr<f32>, %x: f32, %y: f32)
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK: %[[R2:.*]] = llvm.fmul %[[PS]], %{{.*}}
 // CHECK: llvm.fadd %[[R1]], %[[R2]]
-// CHECK-COUNT-10: nvvm.shfl.sync  bfly
+// Both lanes of a butterfly step merge the lower lane's pair with the
+// upper lane's, in that order (the FMAs the merge contracts into are not
+// commutative; with one warp each thread keeps its lane's result).
+// CHECK: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-NEXT: %[[BIT:.*]] = llvm.and %{{.*}}, %[[C16]] : i32
+// CHECK: %[[UPPER:.*]] = llvm.icmp "ne" %[[BIT]], %{{.*}} : i32
+// CHECK: nvvm.shfl.sync  bfly
+// CHECK-NEXT: %[[OTHER:.*]] = llvm.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT: %[[LOW:.*]] = llvm.select %[[UPPER]], %[[OTHER]], %[[OWN:.*]] : i1, f32
+// CHECK-NEXT: %[[HIGH:.*]] = llvm.select %[[UPPER]], %[[OWN]], %[[OTHER]] : i1, f32
+// CHECK-COUNT-9: nvvm.shfl.sync  bfly
 // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
 tile.func @merge_pairs(%out: !tile.ptr<f32>, %m: f32, %s: f32, %hm: bf16,
                        %hs: bf16)

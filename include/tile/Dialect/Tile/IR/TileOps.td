@@ -214,6 +214,7 @@ def Tile_GridReduceOp : Tile_Op<"grid_reduce",
   let description = [{
     Every program of the launch contributes its `values`; each gets, for
     each of them, the maximum or the sum over all the programs (along x),
+    or, for `logsumexp`, the merge of (maximum, sum) pairs (below),
     so that a row too long for one cluster can be split over the whole GPU
     and still be read once. Only a `tile.persistent` kernel without
     clusters may reduce across the grid: on the GPU it runs on programs
@@ -245,8 +246,9 @@ def Tile_GridReduceOp : Tile_Op<"grid_reduce",
     maximum and sum of exponentials, so that a softmax split over the grid
     needs one exchange a row, not a maximum's and then a sum's. (Kept as a
     pair rather than the single M + log S, so that x - M stays exact for
-    rows far from zero.) Where M is -inf (every m is -inf), S is the sum
-    of the s; a NaN m makes M and S NaN.
+    rows far from zero.) Where every m is -inf, M is -inf and S is 0 (the
+    s are rescaled by exp(-inf)); a NaN m makes M and S NaN, and a +inf
+    maximum makes S NaN (exp(inf - inf)), as a softmax of such a row is.
 
     ```mlir
     %row_max = tile.grid_reduce max %local_max : f32
