@@ -175,11 +175,7 @@ static SmallVector<Value> createCombines(OpBuilder &b, Location loc,
       for (size_t i = 0; i + 1 < lhs.size(); i += 2) {
         Type type = lhs[i].getType();
         Value total = LLVM::MaximumOp::create(b, loc, lhs[i], rhs[i]);
-        auto floatType = cast<FloatType>(type);
-        Value minusInf = LLVM::ConstantOp::create(
-            b, loc, type,
-            b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
-                                                 /*Negative=*/true)));
+        Value minusInf = createIdentity(b, loc, tile::ReduceKind::max, type);
         Value none = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq,
                                           total, minusInf);
         Value zero =
