@@ -9,6 +9,9 @@
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/Timings.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -85,7 +88,7 @@ static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
                            llvm::ArrayRef<KernelArg> expected,
                            const std::vector<llvm::BitVector> *stored,
                            const CheckOptions &options,
-                           bool sumsProducts = false) {
+                           llvm::ArrayRef<bool> summed = {}) {
   CheckReport report;
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip_equal(outputs, expected))) {
@@ -103,8 +106,9 @@ static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
     const llvm::BitVector *only = stored ? &(*stored)[index] : nullptr;
     if (options.atol) {
       entry.tolerance.atol = *options.atol;
-    } else if (sumsProducts && isFloatDataType(buffer.getDataType())) {
-      // Sums of products: rtol of the largest finite |element| compared.
+    } else if (index < summed.size() && summed[index] &&
+               isFloatDataType(buffer.getDataType())) {
+      // Sums: rtol of the largest finite |element| compared.
       const HostBuffer &reference = std::get<1>(pair).getBuffer();
       double largest = 0;
       for (int64_t i = 0, e = reference.getNumElements(); i < e; ++i) {
@@ -133,6 +137,106 @@ static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
   return report;
 }
 
+/// Whether `op` itself sums many terms in an order of the kernel's own.
+static bool sumsTerms(Operation *op) {
+  if (isa<DotOp, AtomicAddOp>(op))
+    return true;
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return reduce.getKind() == ReduceKind::sum;
+  if (auto reduce = dyn_cast<ClusterReduceOp>(op))
+    return reduce.getKind() == ReduceKind::sum;
+  if (auto reduce = dyn_cast<GridReduceOp>(op))
+    return reduce.getKind() != GridReduceKind::max;
+  return false;
+}
+
+/// What `root` is computed from: whether any of it sums terms, and the
+/// arguments of `kernel` it reaches. A value an scf.for carries comes from
+/// its initial value and what the body yields in its place; one of an
+/// scf.if, from the condition and what each branch yields; one of any other
+/// op with regions, from every op inside and what they use.
+static void traceValue(FuncOp kernel, Value root, bool &sums,
+                       llvm::SmallVectorImpl<unsigned> &arguments) {
+  Block *entry = &kernel.getBody().front();
+  llvm::SmallVector<Value> worklist{root};
+  llvm::DenseSet<Value> seen;
+  auto visitWhole = [&](Operation *op) {
+    op->walk([&](Operation *inner) {
+      sums |= sumsTerms(inner);
+      llvm::append_range(worklist, inner->getOperands());
+    });
+  };
+  auto carried = [&](scf::ForOp loop, unsigned index) {
+    worklist.push_back(loop.getInitArgs()[index]);
+    worklist.push_back(loop.getBody()->getTerminator()->getOperand(index));
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      Operation *parent = argument.getOwner()->getParentOp();
+      if (argument.getOwner() == entry) {
+        arguments.push_back(argument.getArgNumber());
+      } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        if (argument.getArgNumber() == 0)
+          llvm::append_range(worklist,
+                             ValueRange{loop.getLowerBound(),
+                                        loop.getUpperBound(), loop.getStep()});
+        else
+          carried(loop, argument.getArgNumber() - 1);
+      } else if (parent) {
+        visitWhole(parent);
+      }
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    unsigned index = cast<OpResult>(value).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      carried(loop, index);
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      worklist.push_back(branch.getCondition());
+      for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+        if (!region->empty())
+          worklist.push_back(
+              region->front().getTerminator()->getOperand(index));
+    } else if (op->getNumRegions() > 0) {
+      visitWhole(op);
+    } else {
+      sums |= sumsTerms(op);
+      llvm::append_range(worklist, op->getOperands());
+    }
+  }
+}
+
+llvm::SmallVector<bool> mlir::tile::findSummedArguments(FuncOp kernel) {
+  llvm::SmallVector<bool> summed(kernel.getNumArguments(), false);
+  kernel.walk([&](Operation *op) {
+    Value ptr, stored;
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      ptr = store.getPtr();
+      stored = store.getValue();
+    } else if (auto add = dyn_cast<AtomicAddOp>(op)) {
+      ptr = add.getPtr();
+      stored = add.getValue();
+    } else {
+      return;
+    }
+    bool sums = isa<AtomicAddOp>(op);
+    llvm::SmallVector<unsigned> unused;
+    traceValue(kernel, stored, sums, unused);
+    if (!sums)
+      return;
+    bool ignored = false;
+    llvm::SmallVector<unsigned> arguments;
+    traceValue(kernel, ptr, ignored, arguments);
+    for (unsigned index : arguments)
+      if (isa<PointerType>(kernel.getArgument(index).getType()))
+        summed[index] = true;
+  });
+  return summed;
+}
+
 CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
                                              llvm::ArrayRef<KernelArg> expected,
                                              const CheckOptions &options) {
@@ -145,7 +249,7 @@ CheckReport mlir::tile::compareWithReference(llvm::ArrayRef<KernelArg> outputs,
   CheckReport report =
       compare(outputs, reference.args,
               reference.complete() ? nullptr : &reference.stored, options,
-              reference.sumsProducts);
+              reference.summed);
   report.seconds = reference.seconds;
   report.programsRun = reference.programsRun;
   report.programs = reference.programs;
@@ -162,9 +266,7 @@ llvm::Expected<Reference> mlir::tile::interpretReference(
         kernel.getSymName().str());
   Reference reference;
   reference.args.assign(inputs.begin(), inputs.end());
-  reference.sumsProducts =
-      kernel.walk([](DotOp) { return WalkResult::interrupt(); })
-          .wasInterrupted();
+  reference.summed = findSummedArguments(kernel);
   InterpretOptions interpret;
   interpret.secondsBudget = options.seconds;
   // A mask of a buffer's elements holds up to 2^32 - 1 of them (BitVector):

@@ -80,15 +80,24 @@ struct Reference {
   int64_t programsRun = 0;
   int64_t programs = 0;
   double seconds = 0;
-  /// The kernel sums products (tile.dot): its results carry the rounding of
-  /// sums taken in another order than the interpreter's, whose error scales
-  /// with the terms, not with the result (an element near zero after
-  /// cancellation). Compared with a default atol of rtol times the largest
-  /// |element| of the interpreter's buffer, where no atol is given.
-  bool sumsProducts = false;
+  /// Per argument: whether what the kernel stores there depends on a sum of
+  /// many terms taken in an order of its own (tile.dot's products, a sum
+  /// reduction within a program, a cluster or the grid, tile.atomic_add;
+  /// findSummedArguments). Such results carry the rounding of sums taken in
+  /// another order than the interpreter's, whose error scales with the
+  /// terms, not with the result (an element near zero after cancellation):
+  /// compared with a default atol of rtol times the largest |element| of the
+  /// interpreter's buffer, where no atol is given.
+  llvm::SmallVector<bool> summed;
 
   bool complete() const { return programsRun == programs; }
 };
+
+/// Per argument of `kernel`: whether a value it stores there (tile.store,
+/// tile.atomic_add) depends on a sum of many terms in an order of the
+/// kernel's own (Reference::summed). A value carried through a loop counts
+/// the whole loop's body.
+llvm::SmallVector<bool> findSummedArguments(FuncOp kernel);
 
 /// Runs the interpreter over `inputs` on `grid` within `options.seconds`.
 llvm::Expected<Reference> interpretReference(const KernelSource &source,
