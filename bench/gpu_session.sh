@@ -27,9 +27,6 @@
 #             KERNELS_NO_TORCH=1, tile and the copy alone; with
 #             KERNELS_TUNE=1, tuned too, the tunes exported to
 #             kernels-tuned.txt)
-#   chunked   bench/chunked_rows_bench.py (the split paths of rows of 2^20
-#             run over chunks of $CHUNKED_ROWS rows, so that the second
-#             stage re-reads from L2) at $CHUNKED_SHAPES / $CHUNKED_DTYPES
 #   ops-tests python/tests/test_ops_gpu.py (tile.ops against float64 torch;
 #             OPS_TESTS_K selects tests as pytest -k does)
 #   overhead  bench/ops_overhead.py (host time, events, CUDA graph)
@@ -142,12 +139,6 @@ for step in "$@"; do
       ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} ${KERNEL_DTYPES:+--dtypes $KERNEL_DTYPES} \
       ${KERNELS_TUNE:+--tune --export $o/kernels-tuned.txt} > $o/kernels.jsonl 2> $o/kernels.err
     echo "kernels done" ;;
-  chunked)
-    TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${CHUNKED_SECONDS:-300} python3 bench/chunked_rows_bench.py \
-      ${CHUNKED_SHAPES:+--shapes $CHUNKED_SHAPES} ${CHUNKED_DTYPES:+--dtypes $CHUNKED_DTYPES} \
-      ${CHUNKED_ROWS:+--chunks $CHUNKED_ROWS} ${CHUNKED_KERNELS:+--kernels $CHUNKED_KERNELS} \
-      > $o/chunked.jsonl 2> $o/chunked.err
-    echo "chunked rc=$?" ;;
   ops-tests)
     timeout ${OPS_TESTS_SECONDS:-200} python3 -m pytest -q -p no:cacheprovider -rs python/tests/test_ops_gpu.py ${OPS_TESTS_K:+-k "$OPS_TESTS_K"} \
       > $o/ops-tests.log 2>&1

@@ -44,8 +44,8 @@ def test_softmax(shape, rng):
     close(y, reference.softmax_reference(x.reshape(-1, shape[-1])))
 
 
-@pytest.mark.parametrize("splits,chunk_rows", [(3, 0), (7, 0), (3, 4)])
-def test_softmax_split(splits, chunk_rows, rng, monkeypatch):
+@pytest.mark.parametrize("splits", [3, 7])
+def test_softmax_split(splits, rng, monkeypatch):
     # The split path for few rows longer than a cluster holds (on the GPU:
     # more than 2^19 columns), made to run here on rows of 5000 in 3 or 7
     # parts: cross_entropy_partial's logsumexp partials, then
@@ -53,10 +53,7 @@ def test_softmax_split(splits, chunk_rows, rng, monkeypatch):
     # chunks, 5 parts see nothing. Row 4's first chunk is all -inf, row 6
     # is 3e5 off zero, row 8 all -inf (NaN, as torch.softmax), and the rows
     # are 5100 apart in memory.
-    # With chunk_rows 4, the rows go in chunks of 4, 4 and 3 (each chunk's
-    # two stages before the next chunk's, as on the GPU to re-read from L2).
     monkeypatch.setattr(ops, "_CPU_SPLITS", splits)
-    monkeypatch.setattr(ops, "_CPU_CHUNK_ROWS", chunk_rows)
     monkeypatch.setattr(ops, "_SOFTMAX_SPLIT_ABOVE_COLUMNS", 1000)
     wide = (3 * rng.standard_normal((11, 5100))).astype(np.float32)
     x = wide[:, :5000]
@@ -69,20 +66,6 @@ def test_softmax_split(splits, chunk_rows, rng, monkeypatch):
     assert np.isnan(y[8]).all()
     keep = [i for i in range(11) if i != 8]
     close(y[keep], ref[keep])
-
-
-def test_row_chunks_start_aligned(monkeypatch):
-    # Each chunk starts 16 bytes into both x and its output: f16 rows of
-    # 5001 (10002 bytes) in chunks of a multiple of 8 rows, f32 rows of
-    # 5002 in a multiple of 2, f32 rows of 5000 as asked.
-    monkeypatch.setattr(ops, "_CPU_CHUNK_ROWS", 3)
-    assert ops._row_chunks(np.zeros((11, 5001), np.float16), 11, 5001) == [(0, 8), (8, 11)]
-    assert ops._row_chunks(np.zeros((11, 5002), np.float32), 11, 5002) == [
-        (0, 4), (4, 8), (8, 11)]
-    assert ops._row_chunks(np.zeros((7, 5000), np.float32), 7, 5000) == [(0, 3), (3, 6), (6, 7)]
-    # The rows' stride counts too: rows of 5000 f16, 5004 apart.
-    wide = np.zeros((11, 5004), np.float16)
-    assert ops._row_chunks(wide[:, :5000], 11, 5000) == [(0, 4), (4, 8), (8, 11)]
 
 
 @pytest.mark.parametrize("shape", SHAPES)

@@ -41,7 +41,6 @@ its backward pass and the norms and their backward passes run in two
 stages that read each row twice.
 """
 
-import math
 import os
 
 from ._arrays import is_torch as _is_torch
@@ -154,18 +153,11 @@ def _softmax_forward(x):
     # normalize their chunks (softmax_normalize.mlir), reading each element
     # twice in all, where online_softmax.mlir would read each row twice on
     # one SM, half the SMs idle at 64 rows.
-    # The rows go in chunks (_row_chunks) that the second stage re-reads
-    # from L2.
-    chunks = _row_chunks(x2, m, n)
-    q = _splits(x2, chunks[0][1], n)
     parts = [_empty(x2, (m, q), _f32(x2)) for _ in range(3)]
-    for start, stop in chunks:
-        rows, xs, ys = stop - start, x2[start:stop], y[start:stop]
-        ps = [part[start:stop] for part in parts]
-        _kernel(("cross_entropy_partial",), x2.dtype)[(rows, q)](
-            *ps, xs, _row_stride(x2), rows, n)
-        _kernel(("softmax_normalize",), x2.dtype)[(rows, q)](
-            ys, xs, ps[0], ps[1], _row_stride(x2), n, rows, n, q)
+    _kernel(("cross_entropy_partial",), x2.dtype)[(m, q)](
+        *parts, x2, _row_stride(x2), m, n)
+    _kernel(("softmax_normalize",), x2.dtype)[(m, q)](
+        y, x2, parts[0], parts[1], _row_stride(x2), n, m, n, q)
     return y.reshape(shape)
 
 
@@ -421,31 +413,6 @@ _SPLIT_PROGRAMS_PER_SM = 16
 _SPLIT_MIN_COLUMNS = 8192
 _MAX_SPLITS = 256
 _CPU_SPLITS = 1
-
-
-# The two-stage paths read each element twice (the row's statistics, then
-# the row again to write it). Run over the rows in chunks of at most
-# _CHUNK_BYTES of the input, the second stage finds the chunk the first has
-# just read in L2 (50 MiB on the H100), so HBM moves each element once, as
-# a copy does. On the CPU interpreter the rows are one chunk unless a test
-# sets _CPU_CHUNK_ROWS.
-_CHUNK_BYTES = 16 << 20
-_CPU_CHUNK_ROWS = 0
-
-
-def _row_chunks(x, rows, columns):
-    """The (start, stop) chunks of rows a two-stage path runs one after
-    the other, on x (rows, columns) and outputs of contiguous rows: each
-    chunk starts at a 16-byte aligned row of both, as the kernels' pointers
-    must (tile.divisibility)."""
-    size_of = x.element_size() if _is_torch(x) else x.itemsize
-    if _on_gpu(x):
-        size = max(1, _CHUNK_BYTES // max(1, columns * size_of))
-    else:
-        size = _CPU_CHUNK_ROWS or rows
-    align = 16 // math.gcd(16, columns * size_of, _row_stride(x) * size_of)
-    size = -(-max(1, min(rows, size)) // align) * align
-    return [(start, min(rows, start + size)) for start in range(0, rows, size)]
 
 
 def _splits(x, rows, columns):
