@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 
@@ -114,6 +115,23 @@ def cases(kernel, m, n, dtype):
         tile_fn = lambda: ops._cross_entropy_backward(dloss, x, t, lse, -100, 0.0)
         return 2 * m * n * e + 16 * m, math, tile_fn
     raise ValueError(kernel)
+
+
+def tune_error(message):
+    """A failed tune's message, short: its first line, how many
+    configurations each reason left out, and the first lines of the reasons
+    other than a bound, the model's rank or dominance (a wrong result, a
+    failed compile), which a message cut at its start would lose."""
+    lines = message.split("\n")
+    counts, others = {}, []
+    for line in lines[1:]:
+        # "  [kernel.mlir: ]K=V K=V: reason, detail"
+        match = re.search(r"=\S+: ([^,]+)", line)
+        reason = match.group(1) if match else line.strip()
+        counts[reason] = counts.get(reason, 0) + 1
+        if not reason.startswith(("inadmissible", "not timed", "dominated")):
+            others.append(line.strip())
+    return {"first": lines[0][:2000], "reasons": counts, "others": others[:20]}
 
 
 def copy_case(nbytes):
@@ -226,7 +244,7 @@ def main():
                                 (tuned.float() - ref.float()).abs().max() / scale).item()
                             impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
                         except Exception as error:  # noqa: BLE001 - recorded
-                            record["tune_error"] = str(error)[:20000]
+                            record["tune_error"] = tune_error(str(error))
                     for impl, fn in impls:
                         ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                         record[impl + "_ms"] = ms
