@@ -23,7 +23,8 @@
 #             examples/*.mlir, written there by `git show COMMIT:FILE`, and
 #             carried with the bundle) and then the current ones
 #   kernels   bench/kernels_bench.py (tile, eager, torch.compile) at
-#             $KERNEL_SHAPES / $KERNELS / $KERNEL_DTYPES (with
+#             $KERNEL_SHAPES / $KERNELS / $KERNEL_DTYPES (or the list
+#             $KERNEL_CASES, KERNEL:DTYPE:MxN,...) (with
 #             KERNELS_NO_TORCH=1, tile and the copy alone; with
 #             KERNELS_TUNE=1, tuned too, the tunes exported to
 #             kernels-tuned.txt)
@@ -136,7 +137,7 @@ for step in "$@"; do
   kernels)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${KERNELS_SECONDS:-500} python3 bench/kernels_bench.py ${KERNELS_GRAPH:+--graph} \
       ${KERNELS_NO_TORCH:+--no-torch} \
-      ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} ${KERNEL_DTYPES:+--dtypes $KERNEL_DTYPES} \
+      ${KERNEL_CASES:+--cases $KERNEL_CASES} ${KERNEL_SHAPES:+--shapes $KERNEL_SHAPES} ${KERNELS:+--kernels $KERNELS} ${KERNEL_DTYPES:+--dtypes $KERNEL_DTYPES} \
       ${KERNELS_TUNE:+--tune --export $o/kernels-tuned.txt} > $o/kernels.jsonl 2> $o/kernels.err
     echo "kernels done" ;;
   ops-tests)

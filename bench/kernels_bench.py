@@ -181,6 +181,25 @@ def first(v):
     return v[0] if isinstance(v, tuple) else v
 
 
+def case_list(args):
+    """(kernel, dtype, M, N) of each case: --cases, else the product."""
+    if args.cases:
+        out = []
+        for case in args.cases.split(","):
+            kernel, dtype_name, shape = case.split(":")
+            m, n = (int(v) for v in shape.split("x"))
+            out.append((kernel, dtype_name, m, n))
+        return out
+    out = []
+    for kernel in args.kernels.split(","):
+        shapes = ([tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
+                  if args.shapes else (CE_SHAPES if kernel.startswith("cross") else SHAPES))
+        for dtype_name in args.dtypes.split(","):
+            for m, n in shapes:
+                out.append((kernel, dtype_name, m, n))
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="")
@@ -198,6 +217,9 @@ def main():
                         "and so on their partial buffers' rows (default: "
                         "tile.ops')")
     parser.add_argument("--kernels", default=KERNELS)
+    parser.add_argument("--cases", default="",
+                        help="KERNEL:DTYPE:MxN,... instead of the product of "
+                        "--kernels, --dtypes and --shapes")
     parser.add_argument("--tune", action="store_true",
                         help="also tune each case and time it as tile_tuned")
     parser.add_argument("--export", default="",
@@ -206,54 +228,50 @@ def main():
     props = torch.cuda.get_device_properties(0)
     if args.partial_rows:
         ops._MAX_PARTIAL_ROWS = args.partial_rows
-    for kernel in args.kernels.split(","):
-        shapes = ([tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
-                  if args.shapes else (CE_SHAPES if kernel.startswith("cross") else SHAPES))
-        for dtype_name in args.dtypes.split(","):
-            dtype = DTYPES[dtype_name]
-            for m, n in shapes:
-                record = dict(kernel=kernel, dtype=dtype_name, M=m, N=n, device=props.name,
-                              partial_rows=ops._MAX_PARTIAL_ROWS,
-                              timing="cuda-graph" if args.graph else "events")
+    for kernel, dtype_name, m, n in case_list(args):
+        dtype = DTYPES[dtype_name]
+        record = dict(kernel=kernel, dtype=dtype_name, M=m, N=n, device=props.name,
+                      partial_rows=ops._MAX_PARTIAL_ROWS,
+                      timing="cuda-graph" if args.graph else "events")
+        try:
+            torch.manual_seed(0)
+            nbytes, math, tile_fn = cases(kernel, m, n, dtype)
+            record["bytes"] = nbytes
+            for kernel_object in ops._loaded.values():
+                kernel_object._messages = ""
+            ref = first(math())
+            got = first(tile_fn())
+            scale = ref.float().abs().amax().clamp_min(1e-30)
+            record["max_error"] = ((got.float() - ref.float()).abs().max() / scale).item()
+            impls = [("tile", tile_fn)]
+            if not args.tile_only and not args.no_torch:
+                impls += [("eager", math), ("torch.compile", torch.compile(math))]
+            if not args.tile_only:
+                impls.append(("copy", copy_case(nbytes)))
+            record["choices"] = {"tile": choices()}
+            if args.tune:
+                # A tune that fails is recorded, whole, and the
+                # other launches are still timed.
                 try:
-                    torch.manual_seed(0)
-                    nbytes, math, tile_fn = cases(kernel, m, n, dtype)
-                    record["bytes"] = nbytes
-                    for kernel_object in ops._loaded.values():
-                        kernel_object._messages = ""
-                    ref = first(math())
-                    got = first(tile_fn())
-                    scale = ref.float().abs().amax().clamp_min(1e-30)
-                    record["max_error"] = ((got.float() - ref.float()).abs().max() / scale).item()
-                    impls = [("tile", tile_fn)]
-                    if not args.tile_only and not args.no_torch:
-                        impls += [("eager", math), ("torch.compile", torch.compile(math))]
-                    if not args.tile_only:
-                        impls.append(("copy", copy_case(nbytes)))
-                    record["choices"] = {"tile": choices()}
-                    if args.tune:
-                        # A tune that fails is recorded, whole, and the
-                        # other launches are still timed.
-                        try:
-                            start = time.time()
-                            with tuning_auto():
-                                tuned = first(tile_fn())
-                            record["tune_s"] = round(time.time() - start, 2)
-                            record["choices"]["tile_tuned"] = choices("auto")
-                            record["max_error_tuned"] = (
-                                (tuned.float() - ref.float()).abs().max() / scale).item()
-                            impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
-                        except Exception as error:  # noqa: BLE001 - recorded
-                            record["tune_error"] = tune_error(str(error))
-                    for impl, fn in impls:
-                        ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
-                        record[impl + "_ms"] = ms
-                        record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
-                    record["ok"] = True
-                except Exception as error:  # out of memory, a bound, ...
-                    record.update(ok=False, reason=" | ".join(str(error).splitlines())[:2000])
-                print(json.dumps(record), flush=True)
-                torch.cuda.empty_cache()
+                    start = time.time()
+                    with tuning_auto():
+                        tuned = first(tile_fn())
+                    record["tune_s"] = round(time.time() - start, 2)
+                    record["choices"]["tile_tuned"] = choices("auto")
+                    record["max_error_tuned"] = (
+                        (tuned.float() - ref.float()).abs().max() / scale).item()
+                    impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
+                except Exception as error:  # noqa: BLE001 - recorded
+                    record["tune_error"] = tune_error(str(error))
+            for impl, fn in impls:
+                ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
+                record[impl + "_ms"] = ms
+                record[impl + "_gbps"] = nbytes / (ms * 1e-3) / 1e9
+            record["ok"] = True
+        except Exception as error:  # out of memory, a bound, ...
+            record.update(ok=False, reason=" | ".join(str(error).splitlines())[:2000])
+        print(json.dumps(record), flush=True)
+        torch.cuda.empty_cache()
     if args.tune and args.export:
         print(json.dumps({"kind": "export", "report": tile.tune_export(args.export)}),
               flush=True)
