@@ -89,6 +89,15 @@ private:
   Value arith(llvm::StringRef op, const Value &lhs, const Value &rhs);
   Value compare(llvm::StringRef predicate, const Value &lhs, const Value &rhs);
   Value range(int64_t size);
+  // The helpers below emit their operands one after another: as arguments
+  // of one call they would be emitted in the compiler's order (GCC and
+  // Clang printed the same seed's lines in different orders).
+  /// `value` * `factor` (arith.muli).
+  Value times(const Value &value, int64_t factor);
+  /// ceil(`value` / `divisor`) (arith.ceildivsi).
+  Value ceilDiv(const Value &value, int64_t divisor);
+  /// `first` + [0, size): the `size` consecutive indices from `first`.
+  Value indicesFrom(const Value &first, int64_t size);
 
   // Blocks and indices.
   std::vector<int64_t> getDims(Shape shape) const;

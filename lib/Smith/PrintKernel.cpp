@@ -98,17 +98,16 @@ void KernelPrinter::print(llvm::raw_ostream &os, llvm::StringRef fileName) {
     if (!p.sizesAreArgs) {
       numItemsValue = constI32(numItems);
     } else if (p.columnLoop) {
-      numItemsValue = p.rank == 2 ? arith("ceildivsi",
-                                          argOrConst(ArgKind::Rows, 0, 0, true),
-                                          constI32(p.blockRows))
-                                  : constI32(1);
+      numItemsValue =
+          p.rank == 2
+              ? ceilDiv(argOrConst(ArgKind::Rows, 0, 0, true), p.blockRows)
+              : constI32(1);
     } else {
       numItemsValue = colBlocks();
       if (p.rank == 2)
         numItemsValue =
             arith("muli", numItemsValue,
-                  arith("ceildivsi", argOrConst(ArgKind::Rows, 0, 0, true),
-                        constI32(p.blockRows)));
+                  ceilDiv(argOrConst(ArgKind::Rows, 0, 0, true), p.blockRows));
     }
     item = Value{p.columnLoop ? "%row_block" : "%block", {}, "i32", Item};
     break;

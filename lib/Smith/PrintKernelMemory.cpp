@@ -90,6 +90,22 @@ Value KernelPrinter::arith(llvm::StringRef op, const Value &lhs,
                 text, text);
 }
 
+Value KernelPrinter::times(const Value &value, int64_t factor) {
+  Value constant = constI32(factor);
+  return arith("muli", value, constant);
+}
+
+Value KernelPrinter::ceilDiv(const Value &value, int64_t divisor) {
+  Value constant = constI32(divisor);
+  return arith("ceildivsi", value, constant);
+}
+
+Value KernelPrinter::indicesFrom(const Value &first, int64_t size) {
+  Value start = splat(first, {size});
+  Value offsets = range(size);
+  return arith("addi", start, offsets);
+}
+
 Value KernelPrinter::compare(llvm::StringRef predicate, const Value &lhs,
                              const Value &rhs) {
   std::vector<int64_t> dims =
@@ -152,8 +168,7 @@ Value KernelPrinter::blockCol() {
 Value KernelPrinter::colBlocks() {
   if (!p.sizesAreArgs)
     return constI32(p.getColBlocks());
-  return arith("ceildivsi", argOrConst(ArgKind::Cols, 0, 0, true),
-               constI32(p.blockCols));
+  return ceilDiv(argOrConst(ArgKind::Cols, 0, 0, true), p.blockCols);
 }
 
 /// The row index of each element of a value of `shape`: the data's row for
@@ -164,8 +179,7 @@ Value KernelPrinter::rowIndex(Shape shape) {
   Value bi = blockRow();
   if (shape == Shape::Cols || shape == Shape::Scalar)
     return bi;
-  Value first = arith("muli", bi, constI32(p.blockRows));
-  Value rows = arith("addi", splat(first, {p.blockRows}), range(p.blockRows));
+  Value rows = indicesFrom(times(bi, p.blockRows), p.blockRows);
   if (shape == Shape::Rows)
     return rows;
   return widen(rows, 1, getDims(shape));
@@ -182,16 +196,14 @@ Value KernelPrinter::colIndex(Shape shape) {
   Value bj = blockCol();
   if (shape == Shape::Rows || shape == Shape::Scalar)
     return bj;
-  Value first = arith("muli", bj, constI32(p.blockCols));
-  Value cols = arith("addi", splat(first, {p.blockCols}), range(p.blockCols));
+  Value cols = indicesFrom(times(bj, p.blockCols), p.blockCols);
   if (shape == Shape::Cols || p.rank == 1)
     return cols;
   return widen(cols, 0);
 }
 
 Value KernelPrinter::depthIndex() {
-  Value first = arith("muli", blockCol(), constI32(p.dotK));
-  return arith("addi", splat(first, {p.dotK}), range(p.dotK));
+  return indicesFrom(times(blockCol(), p.dotK), p.dotK);
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,21 +271,21 @@ Value KernelPrinter::pointers(const Op &op) {
     if (isDotOperand(op.shape)) {
       // An lhs starts at the block's first row and its slice of K; an rhs
       // at that slice's first row.
-      Value depth = arith("muli", blockCol(), constI32(p.dotK));
+      Value depth = times(blockCol(), p.dotK);
       if (op.shape == Shape::Lhs) {
-        firstRow = arith("muli", blockRow(), constI32(p.blockRows));
+        firstRow = times(blockRow(), p.blockRows);
         firstCol = depth;
       } else {
         firstRow = depth;
       }
     } else if (op.shape == Shape::Tile || op.shape == Shape::Rows) {
       if (p.rank == 2)
-        firstRow = arith("muli", blockRow(), constI32(p.blockRows));
+        firstRow = times(blockRow(), p.blockRows);
     } else if (hasRowIndex(op.shape)) {
       firstRow = blockRow();
     }
     if (op.shape == Shape::Tile || op.shape == Shape::Cols)
-      firstCol = arith("muli", blockCol(), constI32(p.blockCols));
+      firstCol = times(blockCol(), p.blockCols);
     else if (!isDotOperand(op.shape))
       firstCol = blockCol();
     std::optional<Value> first = sum(firstRow, firstCol, /*withOffset=*/true);
@@ -385,12 +397,16 @@ Value KernelPrinter::mask(int index, Shape shape) {
   bool rows = (shape == Shape::Tile && p.rank == 2) || shape == Shape::Rows ||
               shape == Shape::Lhs;
   bool cols = shape == Shape::Tile || shape == Shape::Cols;
-  if (rows)
-    both(compare("slt", rowIndex(shape),
+  if (rows) {
+    Value index = rowIndex(shape);
+    both(compare("slt", index,
                  argOrConst(ArgKind::Rows, 0, p.rows, p.sizesAreArgs)));
-  if (cols)
-    both(compare("slt", colIndex(shape),
+  }
+  if (cols) {
+    Value index = colIndex(shape);
+    both(compare("slt", index,
                  argOrConst(ArgKind::Cols, 0, p.cols, p.sizesAreArgs)));
+  }
   Value bound = argOrConst(ArgKind::MaskBound, index, m.bound, m.boundIsArg);
   switch (m.cut) {
   case CutKind::None:
@@ -406,7 +422,8 @@ Value KernelPrinter::mask(int index, Shape shape) {
     break;
   case CutKind::Diagonal: {
     Value row = rowIndex(shape);
-    both(compare("sle", colIndex(shape), arith("addi", row, bound)));
+    Value col = colIndex(shape);
+    both(compare("sle", col, arith("addi", row, bound)));
     break;
   }
   }

@@ -246,18 +246,17 @@ void KernelPrinter::emitOp(size_t index) {
       switch (op.shape) {
       case Shape::Lhs:
         // The block's rows, and its column block's slice of K.
-        offsets = arith("muli", blockRow(), constI32(p.blockRows)).name + ", " +
-                  arith("muli", blockCol(), constI32(p.dotK)).name;
+        offsets = times(blockRow(), p.blockRows).name + ", ";
+        offsets += times(blockCol(), p.dotK).name;
         break;
       case Shape::Rhs:
-        offsets = arith("muli", blockCol(), constI32(p.dotK)).name + ", " +
-                  constI32(0).name;
+        offsets = times(blockCol(), p.dotK).name + ", ";
+        offsets += constI32(0).name;
         break;
       case Shape::Tile:
-        offsets = arith("muli", blockCol(), constI32(p.blockCols)).name;
+        offsets = times(blockCol(), p.blockCols).name;
         if (p.rank == 2)
-          offsets = arith("muli", blockRow(), constI32(p.blockRows)).name +
-                    ", " + offsets;
+          offsets = times(blockRow(), p.blockRows).name + ", " + offsets;
         break;
       case Shape::Rows:
       case Shape::Cols:
@@ -332,9 +331,11 @@ void KernelPrinter::emitOp(size_t index) {
   case OpKind::Index: {
     Value cond;
     switch (op.index) {
-    case IndexCond::ColBelowRow:
-      cond = compare("slt", colIndex(op.shape), rowIndex(op.shape));
+    case IndexCond::ColBelowRow: {
+      Value col = colIndex(op.shape);
+      cond = compare("slt", col, rowIndex(op.shape));
       break;
+    }
     case IndexCond::OddCol:
     case IndexCond::OddRow: {
       Value idx = op.index == IndexCond::OddCol ? colIndex(op.shape)
