@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,12 @@ struct TuningStores {
   bool databases = true;
 };
 
+/// The interpreter's results for a launch, one per kernel text and grid:
+/// what a kernel stores may depend on both (partial results one row per
+/// program, rows assigned by its parameters), so a configuration is checked
+/// against the interpreter's run of its own kernel on its own grid.
+using ReferenceCache = std::map<std::string, Reference>;
+
 struct TuneOptions {
   /// The kernel's name and the -D set by hand, which stay fixed.
   KernelSource::Options source;
@@ -103,9 +110,9 @@ struct TuneOptions {
   /// search keeps its own.
   double *fastest = nullptr;
   /// The interpreter's results for this launch, shared between searches of
-  /// kernels that compute the same (tuneVariants): used when set, filled
-  /// when empty. Null: each search runs the interpreter itself.
-  std::optional<Reference> *reference = nullptr;
+  /// variants (tuneVariants): used where they hold the kernel and grid a
+  /// candidate runs, filled where not. Null: each search keeps its own.
+  ReferenceCache *references = nullptr;
   /// Where a launch looks for a stored choice (TuningMode::UseCache): the
   /// tuning cache, and the imported and shipped tuning databases.
   TuningStores stores;
