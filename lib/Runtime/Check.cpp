@@ -9,7 +9,9 @@
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/Timings.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Format.h"
@@ -137,39 +139,81 @@ static CheckReport compare(llvm::ArrayRef<KernelArg> outputs,
   return report;
 }
 
-/// Whether `op` itself sums many terms in an order of the kernel's own.
-static bool sumsTerms(Operation *op) {
+/// Whether result `index` of `op` is a sum of many terms in an order of the
+/// kernel's own, and which of `op`'s operands it is computed from (all of
+/// them but for the reductions of several values, whose result i is
+/// operand i's). With `contract` (tile.fp_contract), an addition or
+/// subtraction of a product counts too: the GPU may fuse the two into one
+/// FMA, rounded once where the interpreter rounds twice, which differs by
+/// amounts that scale with the terms (a running `acc + a * b` over a loop's
+/// rows, as the backward norms' partial sums of dw).
+static bool sumsTerms(Operation *op, unsigned index, bool contract,
+                      llvm::SmallVectorImpl<Value> &from) {
+  if (auto reduce = dyn_cast<ClusterReduceOp>(op)) {
+    from.push_back(reduce.getValues()[index]);
+    return reduce.getKind() == ReduceKind::sum;
+  }
+  if (auto reduce = dyn_cast<GridReduceOp>(op)) {
+    from.push_back(reduce.getValues()[index]);
+    // logsumexp's pairs: the maximum (even) is exact, the sum (odd) not.
+    switch (reduce.getKind()) {
+    case GridReduceKind::max:
+      return false;
+    case GridReduceKind::sum:
+      return true;
+    case GridReduceKind::logsumexp:
+      return index % 2 == 1;
+    }
+    llvm_unreachable("unknown grid reduction");
+  }
+  llvm::append_range(from, op->getOperands());
   if (isa<DotOp, AtomicAddOp>(op))
     return true;
+  if (contract && isa<arith::AddFOp, arith::SubFOp>(op))
+    return llvm::any_of(op->getOperands(), [](Value operand) {
+      return operand.getDefiningOp<arith::MulFOp>() != nullptr;
+    });
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reduce.getKind() == ReduceKind::sum;
-  if (auto reduce = dyn_cast<ClusterReduceOp>(op))
-    return reduce.getKind() == ReduceKind::sum;
-  if (auto reduce = dyn_cast<GridReduceOp>(op))
-    return reduce.getKind() != GridReduceKind::max;
   return false;
 }
 
 /// What `root` is computed from: whether any of it sums terms, and the
-/// arguments of `kernel` it reaches. A value an scf.for carries comes from
-/// its initial value and what the body yields in its place; one of an
-/// scf.if, from the condition and what each branch yields; one of any other
-/// op with regions, from every op inside and what they use.
-static void traceValue(FuncOp kernel, Value root, bool &sums,
+/// arguments of `kernel` it reaches. With `pointersOnly`, only pointers are
+/// followed (where a pointer comes from, not the offsets and masks it was
+/// computed with). A value an scf.for carries comes from its initial value
+/// and what the body yields in its place; one of an scf.if, from the
+/// condition and what each branch yields; one of any other op with regions,
+/// from every op inside and what they use. Memory is not followed: a value
+/// loaded from a buffer that the kernel stored a sum to does not count as a
+/// sum.
+static void traceValue(FuncOp kernel, Value root, bool pointersOnly, bool &sums,
                        llvm::SmallVectorImpl<unsigned> &arguments) {
   Block *entry = &kernel.getBody().front();
-  llvm::SmallVector<Value> worklist{root};
+  bool contract = TileDialect::allowsFPContract(kernel);
+  llvm::SmallVector<Value> worklist;
   llvm::DenseSet<Value> seen;
+  auto push = [&](Value value) {
+    if (!pointersOnly || isa<PointerType>(getElementTypeOrSelf(value)))
+      worklist.push_back(value);
+  };
+  auto pushAll = [&](ValueRange values) {
+    for (Value value : values)
+      push(value);
+  };
   auto visitWhole = [&](Operation *op) {
     op->walk([&](Operation *inner) {
-      sums |= sumsTerms(inner);
-      llvm::append_range(worklist, inner->getOperands());
+      llvm::SmallVector<Value> from;
+      for (unsigned i = 0, e = std::max(1u, inner->getNumResults()); i < e; ++i)
+        sums |= sumsTerms(inner, i, contract, from);
+      pushAll(inner->getOperands());
     });
   };
   auto carried = [&](scf::ForOp loop, unsigned index) {
-    worklist.push_back(loop.getInitArgs()[index]);
-    worklist.push_back(loop.getBody()->getTerminator()->getOperand(index));
+    push(loop.getInitArgs()[index]);
+    push(loop.getBody()->getTerminator()->getOperand(index));
   };
+  push(root);
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     if (!seen.insert(value).second)
@@ -178,11 +222,10 @@ static void traceValue(FuncOp kernel, Value root, bool &sums,
       Operation *parent = argument.getOwner()->getParentOp();
       if (argument.getOwner() == entry) {
         arguments.push_back(argument.getArgNumber());
-      } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      } else if (auto loop = dyn_cast_if_present<scf::ForOp>(parent)) {
         if (argument.getArgNumber() == 0)
-          llvm::append_range(worklist,
-                             ValueRange{loop.getLowerBound(),
-                                        loop.getUpperBound(), loop.getStep()});
+          pushAll(ValueRange{loop.getLowerBound(), loop.getUpperBound(),
+                             loop.getStep()});
         else
           carried(loop, argument.getArgNumber() - 1);
       } else if (parent) {
@@ -195,16 +238,16 @@ static void traceValue(FuncOp kernel, Value root, bool &sums,
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       carried(loop, index);
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      worklist.push_back(branch.getCondition());
+      push(branch.getCondition());
       for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
         if (!region->empty())
-          worklist.push_back(
-              region->front().getTerminator()->getOperand(index));
+          push(region->front().getTerminator()->getOperand(index));
     } else if (op->getNumRegions() > 0) {
       visitWhole(op);
     } else {
-      sums |= sumsTerms(op);
-      llvm::append_range(worklist, op->getOperands());
+      llvm::SmallVector<Value> from;
+      sums |= sumsTerms(op, index, contract, from);
+      pushAll(from);
     }
   }
 }
@@ -224,15 +267,14 @@ llvm::SmallVector<bool> mlir::tile::findSummedArguments(FuncOp kernel) {
     }
     bool sums = isa<AtomicAddOp>(op);
     llvm::SmallVector<unsigned> unused;
-    traceValue(kernel, stored, sums, unused);
+    traceValue(kernel, stored, /*pointersOnly=*/false, sums, unused);
     if (!sums)
       return;
     bool ignored = false;
     llvm::SmallVector<unsigned> arguments;
-    traceValue(kernel, ptr, ignored, arguments);
+    traceValue(kernel, ptr, /*pointersOnly=*/true, ignored, arguments);
     for (unsigned index : arguments)
-      if (isa<PointerType>(kernel.getArgument(index).getType()))
-        summed[index] = true;
+      summed[index] = true;
   });
   return summed;
 }

@@ -398,13 +398,13 @@ Value KernelPrinter::mask(int index, Shape shape) {
               shape == Shape::Lhs;
   bool cols = shape == Shape::Tile || shape == Shape::Cols;
   if (rows) {
-    Value index = rowIndex(shape);
-    both(compare("slt", index,
+    Value rowIdx = rowIndex(shape);
+    both(compare("slt", rowIdx,
                  argOrConst(ArgKind::Rows, 0, p.rows, p.sizesAreArgs)));
   }
   if (cols) {
-    Value index = colIndex(shape);
-    both(compare("slt", index,
+    Value colIdx = colIndex(shape);
+    both(compare("slt", colIdx,
                  argOrConst(ArgKind::Cols, 0, p.cols, p.sizesAreArgs)));
   }
   Value bound = argOrConst(ArgKind::MaskBound, index, m.bound, m.boundIsArg);

@@ -95,8 +95,10 @@ struct Reference {
 
 /// Per argument of `kernel`: whether a value it stores there (tile.store,
 /// tile.atomic_add) depends on a sum of many terms in an order of the
-/// kernel's own (Reference::summed). A value carried through a loop counts
-/// the whole loop's body.
+/// kernel's own (Reference::summed). Values are followed through what
+/// scf.for carries and scf.if yields (other ops with regions count whole),
+/// not through memory; the stores' pointers back to the arguments they
+/// point into.
 llvm::SmallVector<bool> findSummedArguments(FuncOp kernel);
 
 /// Runs the interpreter over `inputs` on `grid` within `options.seconds`.

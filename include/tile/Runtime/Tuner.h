@@ -26,7 +26,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,11 +80,14 @@ struct TuningStores {
   bool databases = true;
 };
 
-/// The interpreter's results for a launch, one per kernel text and grid:
-/// what a kernel stores may depend on both (partial results one row per
-/// program, rows assigned by its parameters), so a configuration is checked
-/// against the interpreter's run of its own kernel on its own grid.
-using ReferenceCache = std::map<std::string, Reference>;
+/// The interpreter's runs of a launch that a tune keeps to check its
+/// configurations against (Tuner.cpp's verify): a configuration's results
+/// pass if they match one of them, else they are checked against the
+/// interpreter's run of their own kernel and grid. What a kernel stores may
+/// depend on both (partial results one row per program, rows assigned by
+/// its parameters). Holds copies of the launch's buffers: for one launch's
+/// arguments only.
+using ReferenceCache = std::vector<Reference>;
 
 struct TuneOptions {
   /// The kernel's name and the -D set by hand, which stay fixed.
@@ -109,9 +111,8 @@ struct TuneOptions {
   /// (tuneVariants) for stopping slow configurations early; null: each
   /// search keeps its own.
   double *fastest = nullptr;
-  /// The interpreter's results for this launch, shared between searches of
-  /// variants (tuneVariants): used where they hold the kernel and grid a
-  /// candidate runs, filled where not. Null: each search keeps its own.
+  /// The interpreter's runs of this launch, shared between searches of
+  /// variants (tuneVariants); null: each search keeps its own.
   ReferenceCache *references = nullptr;
   /// Where a launch looks for a stored choice (TuningMode::UseCache): the
   /// tuning cache, and the imported and shipped tuning databases.
