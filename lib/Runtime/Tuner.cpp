@@ -177,25 +177,6 @@ static void pruneDominated(std::vector<Candidate> &candidates) {
   }
 }
 
-/// "argument 0: 12 of 1048576 elements differ" from a failed check.
-static std::string describeMismatch(const CheckReport &report) {
-  for (const CheckReport::Entry &entry : report.entries) {
-    if (entry.skipped || (entry.comparison && entry.comparison->passed()))
-      continue;
-    if (!entry.comparison)
-      return "argument " + std::to_string(entry.index) + ": " + entry.error;
-    return llvm::formatv("argument {0}: {1} of {2} elements differ from the "
-                         "interpreter's",
-                         entry.index, entry.comparison->mismatches,
-                         entry.comparison->elements)
-        .str();
-  }
-  if (llvm::all_of(report.entries,
-                   [](const CheckReport::Entry &e) { return e.skipped; }))
-    return "the check's programs stored nothing: nothing was compared";
-  return "the results differ from the interpreter's";
-}
-
 /// The grids launched so far, per kernel: which waves launched them.
 using GridsSeen = std::map<std::pair<const KernelSource *, int64_t>, int64_t>;
 
@@ -272,17 +253,11 @@ static void measure(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   entry.timedOnce = bench->times.stoppedEarly;
 }
 
-/// The interpreter runs kept for checking later configurations: each holds
-/// a copy of the launch's buffers.
-constexpr size_t kMaxReferences = 2;
-
-/// Runs a timed candidate again and compares its results with the
-/// interpreter's; marks it checked, wrong, or failed where the interpreter
-/// fails on its kernel.
-static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
-                          const TuneOptions &options,
-                          const RunOptions &runOptions,
-                          ReferenceCache &references) {
+/// Runs a timed candidate again and checks its results against the
+/// interpreter's (checkTuneResult); marks it checked, wrong or failed.
+static void verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
+                   const TuneOptions &options, const RunOptions &runOptions,
+                   ReferenceCache &references) {
   TuneEntry &entry = candidate.entry;
   llvm::Expected<std::unique_ptr<KernelRunner>> runner = KernelRunner::create(
       *candidate.source, withWaves(runOptions, entry.config));
@@ -291,49 +266,10 @@ static llvm::Error verify(Candidate &candidate, llvm::ArrayRef<KernelArg> args,
   if (!result) {
     entry.outcome = TuneEntry::Outcome::RunFailed;
     entry.reason = firstLine(llvm::toString(result.takeError()));
-    return llvm::Error::success();
+    return;
   }
-  // Most kernels store the same whatever their configuration: results that
-  // match an interpreter run kept from an earlier configuration pass. A
-  // kernel that writes partial results per program stores other rows on
-  // another grid or with other parameters (LayerNorm backward's rows of dw,
-  // run 116: every configuration off the first one's grid failed the check
-  // against it): results that match none are checked against the
-  // interpreter's run of their own kernel and grid.
-  for (const Reference &reference : references) {
-    if (compareWithReference(result->outputs, reference, options.check)
-            .passed()) {
-      entry.checked = true;
-      return llvm::Error::success();
-    }
-  }
-  // On a sample of the programs of a large launch.
-  llvm::Expected<Reference> made =
-      interpretReference(*candidate.source, result->grid, args, options.check);
-  if (!made) {
-    std::string message = llvm::toString(made.takeError());
-    llvm::StringRef log = llvm::StringRef(*candidate.log).trim();
-    entry.outcome = TuneEntry::Outcome::RunFailed;
-    entry.reason = "the CPU interpreter failed on its kernel: " +
-                   firstLine(log.empty() ? llvm::StringRef(message) : log);
-    return llvm::Error::success();
-  }
-  if (options.progress && !made->complete())
-    *options.progress << "tune: the interpreter's check covers "
-                      << made->programsRun << " of " << made->programs
-                      << " programs (its time budget)\n";
-  CheckReport check =
-      compareWithReference(result->outputs, *made, options.check);
-  if (references.size() == kMaxReferences)
-    references.erase(references.begin());
-  references.push_back(std::move(*made));
-  if (!check.passed()) {
-    entry.outcome = TuneEntry::Outcome::Wrong;
-    entry.reason = describeMismatch(check);
-    return llvm::Error::success();
-  }
-  entry.checked = true;
-  return llvm::Error::success();
+  checkTuneResult(*candidate.source, *result, args, options, *candidate.log,
+                  references, entry);
 }
 
 /// Sorts `report`'s timed entries fastest first.
@@ -535,9 +471,7 @@ static llvm::Expected<TuneReport> searchKernel(const KernelSource &base,
   ReferenceCache &references =
       options.references ? *options.references : ownReferences;
   for (Candidate *candidate : byTime) {
-    if (llvm::Error err =
-            verify(*candidate, args, options, runOptions, references))
-      return std::move(err);
+    verify(*candidate, args, options, runOptions, references);
     if (options.progress)
       *options.progress << "tune: checked " << candidate->entry.config.str()
                         << ": "
@@ -740,9 +674,7 @@ static llvm::Error confirmFinalists(std::vector<Candidate> &timed,
             });
             if (candidate == timed.end())
               return false;
-            if (llvm::Error err =
-                    verify(*candidate, args, options, runOptions, references))
-              return std::move(err);
+            verify(*candidate, args, options, runOptions, references);
             best.outcome = candidate->entry.outcome;
             best.reason = candidate->entry.reason;
             best.checked = candidate->entry.checked;

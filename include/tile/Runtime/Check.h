@@ -82,7 +82,8 @@ struct Reference {
   double seconds = 0;
   /// Per argument: whether what the kernel stores there depends on a sum of
   /// many terms taken in an order of its own (tile.dot's products, a sum
-  /// reduction within a program, a cluster or the grid, tile.atomic_add;
+  /// reduction within a program, a cluster or the grid, tile.atomic_add, an
+  /// addition of a product the GPU may fuse into an FMA;
   /// findSummedArguments). Such results carry the rounding of sums taken in
   /// another order than the interpreter's, whose error scales with the
   /// terms, not with the result (an element near zero after cancellation):

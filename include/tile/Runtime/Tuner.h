@@ -81,13 +81,17 @@ struct TuningStores {
 };
 
 /// The interpreter's runs of a launch that a tune keeps to check its
-/// configurations against (Tuner.cpp's verify): a configuration's results
+/// configurations against (checkTuneResult): a configuration's results
 /// pass if they match one of them, else they are checked against the
 /// interpreter's run of their own kernel and grid. What a kernel stores may
 /// depend on both (partial results one row per program, rows assigned by
 /// its parameters). Holds copies of the launch's buffers: for one launch's
 /// arguments only.
 using ReferenceCache = std::vector<Reference>;
+
+/// The interpreter runs a tune keeps: each holds a copy of the launch's
+/// buffers.
+inline constexpr size_t kMaxTuneReferences = 2;
 
 struct TuneOptions {
   /// The kernel's name and the -D set by hand, which stay fixed.
@@ -255,6 +259,17 @@ struct TuneReport {
   /// one was skipped.
   void print(llvm::raw_ostream &os) const;
 };
+
+/// A tune's check of one configuration (TuneCheck.cpp): compares `result`,
+/// a run of `source` (`log`, what its compile said), with the interpreter's
+/// on `args`. It passes where it matches one of `references`; else it is
+/// checked against the interpreter's run of `source` on its own grid, which
+/// joins `references` (the last kMaxTuneReferences are kept). Marks `entry`
+/// checked, wrong, or failed where the interpreter fails on its kernel.
+void checkTuneResult(const KernelSource &source, const RunResult &result,
+                     llvm::ArrayRef<KernelArg> args, const TuneOptions &options,
+                     llvm::StringRef log, ReferenceCache &references,
+                     TuneEntry &entry);
 
 /// Tunes the kernel of `base` (loaded with the -D set by hand, which
 /// `options.source` must repeat) for a launch with `args`: every

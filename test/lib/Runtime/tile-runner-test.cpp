@@ -3,6 +3,8 @@
 //   tile-runner-test run FILE [-DNAME=VALUE]... --grid X[,Y[,Z]]
 //                    [--check-seconds=S] [--corrupt=ARG:ELEMENT[:DELTA]]
 //                    SPEC...
+//   tile-runner-test tune-check FILE [-DNAME=VALUE]... --grid 'G1;G2;...'
+//                    [--corrupt=ARG:ELEMENT[:DELTA]] SPEC...
 //   tile-runner-test persistent-grid SMS BLOCKS_PER_SM CAP [WAVES]
 //   tile-runner-test cache-key FILE [-DNAME=VALUE]... [--chip=sm_XY] SPEC...
 //   tile-runner-test space FILE [-DNAME=VALUE]...
@@ -31,6 +33,11 @@
 //                    --corrupt adds DELTA (1) to an element of the result
 //                    first, for the check to find (or not, where a
 //                    sampled check did not run the program that stores it).
+//   tune-check       runs the kernel on the CPU target on each grid in
+//                    turn, as the tuner's configurations, and checks each
+//                    result as a tune does (checkTuneResult, the runs kept
+//                    shared), --corrupt applied to the last; prints each
+//                    outcome and how many interpreter runs are kept.
 //   persistent-grid  the programs of a persistent grid (getPersistentGridSize)
 //   cache-key        the specialization and the compile cache's key of a
 //                    launch with these arguments (compiled for the chip,
@@ -180,6 +187,27 @@ runner_test::load(const Command &command, SmallVector<ArgSpec> &specs,
   return source;
 }
 
+/// Adds DELTA to an element of an f32 buffer of `outputs`, as --corrupt
+/// says ("ARG:ELEMENT[:DELTA]").
+static llvm::Error corrupt(llvm::StringRef spec,
+                           llvm::MutableArrayRef<KernelArg> outputs) {
+  auto [argText, rest] = spec.split(':');
+  auto [elementText, deltaText] = rest.split(':');
+  unsigned index;
+  int64_t element;
+  double delta = 1;
+  if (argText.getAsInteger(10, index) ||
+      elementText.getAsInteger(10, element) ||
+      (!deltaText.empty() && !llvm::to_float(deltaText, delta)) ||
+      index >= outputs.size() || !outputs[index].isBuffer() || element < 0 ||
+      element >= outputs[index].getBuffer().getNumElements() ||
+      outputs[index].getBuffer().getDataType() != DataType::F32)
+    return llvm::createStringError(
+        "--corrupt takes ARG:ELEMENT[:DELTA] of an f32 buffer");
+  outputs[index].getBuffer().getDataAs<float>()[element] += delta;
+  return llvm::Error::success();
+}
+
 static int run(const Command &command) {
   SmallVector<ArgSpec> specs;
   SmallVector<KernelArg> args;
@@ -206,23 +234,9 @@ static int run(const Command &command) {
   if (!command.checkSeconds.empty() &&
       !llvm::to_float(command.checkSeconds, checkOptions.seconds))
     return fail(llvm::createStringError("bad --check-seconds"));
-  if (!command.corrupt.empty()) {
-    auto [argText, rest] = llvm::StringRef(command.corrupt).split(':');
-    auto [elementText, deltaText] = rest.split(':');
-    unsigned index;
-    int64_t element;
-    double delta = 1;
-    if (argText.getAsInteger(10, index) ||
-        elementText.getAsInteger(10, element) ||
-        (!deltaText.empty() && !llvm::to_float(deltaText, delta)) ||
-        index >= result->outputs.size() || !result->outputs[index].isBuffer() ||
-        element < 0 ||
-        element >= result->outputs[index].getBuffer().getNumElements() ||
-        result->outputs[index].getBuffer().getDataType() != DataType::F32)
-      return fail(llvm::createStringError(
-          "--corrupt takes ARG:ELEMENT[:DELTA] of an f32 buffer"));
-    result->outputs[index].getBuffer().getDataAs<float>()[element] += delta;
-  }
+  if (!command.corrupt.empty())
+    if (llvm::Error err = corrupt(command.corrupt, result->outputs))
+      return fail(std::move(err));
   llvm::Expected<CheckReport> check = checkAgainstInterpreter(
       **source, result->grid, args, result->outputs, checkOptions);
   if (!check)
@@ -244,6 +258,44 @@ static int run(const Command &command) {
     llvm::outs() << llvm::format(" ... sum %.6g\n", sum);
   }
   return check->passed() ? 0 : 1;
+}
+
+static int tuneCheck(const Command &command) {
+  SmallVector<ArgSpec> specs;
+  SmallVector<KernelArg> args;
+  llvm::Expected<std::unique_ptr<KernelSource>> source =
+      load(command, specs, args);
+  if (!source)
+    return fail(source.takeError());
+  SmallVector<llvm::StringRef> grids;
+  llvm::StringRef(command.grid).split(grids, ';');
+  TuneOptions tuneOptions;
+  ReferenceCache references;
+  for (auto [index, gridText] : llvm::enumerate(grids)) {
+    RunOptions options;
+    options.target = Target::CPU;
+    llvm::Expected<GridSpec> grid = GridSpec::parse(gridText);
+    if (!grid)
+      return fail(grid.takeError());
+    options.grid = *grid;
+    llvm::Expected<std::unique_ptr<KernelRunner>> runner =
+        KernelRunner::create(**source, options);
+    if (!runner)
+      return fail(runner.takeError());
+    llvm::Expected<RunResult> result = (*runner)->run(args);
+    if (!result)
+      return fail(result.takeError());
+    if (index + 1 == grids.size() && !command.corrupt.empty())
+      if (llvm::Error err = corrupt(command.corrupt, result->outputs))
+        return fail(std::move(err));
+    TuneEntry entry;
+    checkTuneResult(**source, *result, args, tuneOptions, "", references,
+                    entry);
+    llvm::outs() << "grid " << formatGrid(result->grid) << ": "
+                 << (entry.checked ? "checked" : "not checked: " + entry.reason)
+                 << " (" << references.size() << " interpreter runs kept)\n";
+  }
+  return 0;
 }
 
 static int cacheKey(const Command &command) {
@@ -514,9 +566,11 @@ int main(int argc, char **argv) {
   }
   if ((mode == "run" || mode == "cache-key" || mode == "space" ||
        mode == "fit" || mode == "spills" || mode == "model" ||
-       mode == "choose") &&
+       mode == "choose" || mode == "tune-check") &&
       argc > 2) {
     Command command = parseCommand(argc, argv);
+    if (mode == "tune-check")
+      return tuneCheck(command);
     if (mode == "space")
       return space(command);
     if (mode == "fit")
