@@ -111,6 +111,8 @@ void tile::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   ConvertTileGPUToLLVMOptions llvmOptions;
   llvmOptions.chip = options.chip;
+  llvmOptions.gridReduceLeader = options.gridReduceLeader;
+  llvmOptions.gridReduceBackoff = options.gridReduceBackoff;
   pm.addPass(createConvertTileGPUToLLVM(llvmOptions));
   // NVVM operations without an LLVM intrinsic (wgmma.mma_async) become
   // inline PTX.

@@ -69,7 +69,16 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "The GPU the kernels are compiled for (sm_XY): clustered kernels "
-           "need sm_90 or later">
+           "need sm_90 or later">,
+    Option<"gridReduceLeader", "grid-reduce-leader", "bool",
+           /*default=*/"false",
+           "Combine each tile.grid_reduce in program 0 alone, which posts "
+           "the result that the other programs wait for (false: every "
+           "program combines every program's values)">,
+    Option<"gridReduceBackoff", "grid-reduce-backoff", "unsigned",
+           /*default=*/"0",
+           "Nanoseconds a program sleeps (nanosleep) between two polls of "
+           "a tile.grid_reduce's slots that were not all ready (0: none)">
   ];
   let dependentDialects = [
     "LLVM::LLVMDialect", "NVVM::NVVMDialect", "gpu::GPUDialect"

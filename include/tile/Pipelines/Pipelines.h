@@ -66,6 +66,17 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "#mma registers (by default it goes through shared "
                      "memory, in the store's coalesced layout)"),
       llvm::cl::init(false)};
+  Option<bool> gridReduceLeader{
+      *this, "grid-reduce-leader",
+      llvm::cl::desc("Combine each tile.grid_reduce in program 0 alone, "
+                     "which posts the result the other programs wait for"),
+      llvm::cl::init(false)};
+  Option<unsigned> gridReduceBackoff{
+      *this, "grid-reduce-backoff",
+      llvm::cl::desc("Nanoseconds to sleep between two polls of a "
+                     "tile.grid_reduce's slots that were not ready (0: "
+                     "none)"),
+      llvm::cl::init(0)};
   Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Write the compiled kernels (PTX, or the cubin) to this "

@@ -43,6 +43,18 @@
 // arrived at it, so no program reads an epoch its own launch already
 // moved.
 //
+// With the pass's grid-reduce-leader option, step 3 is program 0's alone:
+// its first warp combines every slot as above, then its lane 0 stores the
+// results, each word beside the tag, into the buffer's result slots (after
+// both buffers' program slots), and the other programs' first warps load
+// those until their tags are T. Each program then reads P + 1 slots a
+// reduction's worth instead of P x P across the grid, for one more trip
+// through L2 on the way. Two buffers still suffice: program 0 posts the
+// results of T + 2 (over those of T) only after every program's slot of
+// T + 2, which each writes after it read the results of T + 1, so after the
+// results of T. With grid-reduce-backoff = N, a poll that found a tag not
+// yet T sleeps N nanoseconds (nanosleep) before the next, in either loop.
+//
 // Only the values travel: unlike a barrier, a grid reduction does not make
 // a program's other stores to global memory visible to the others.
 //
@@ -230,6 +242,267 @@ static Value createFromWords(OpBuilder &b, Location loc, Type type,
   return value;
 }
 
+/// What a grid reduction's lowering needs to read and write the slots of
+/// its buffer (GridReduceOpLowering below). Each function leaves the
+/// rewriter after what it created, in a block of its own.
+struct SlotReader {
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  tile::GridReduceKind kind;
+  /// The workspace's address, as an i64.
+  Value base;
+  /// The reduction's tag, and the grid's number of programs (i32).
+  Value tag, programs;
+  /// The values' types (as they travel), the index of each one's first
+  /// word, and the number of words.
+  SmallVector<Type> valueTypes;
+  SmallVector<int64_t> firstWord;
+  int64_t numWords;
+  /// Nanoseconds to sleep after a poll that found slots not ready.
+  unsigned backoff;
+
+  Value i32Const(int64_t value) { return createI32(rewriter, loc, value); }
+
+  /// 3. Lane l of the warp combines programs l, l + 32, ... of each value
+  /// from the slots from `bufferSlots` on (the buffer's first slot index),
+  /// then the lanes combine theirs: every lane gets the results, the same
+  /// bits in every lane and every program that runs this.
+  SmallVector<Value> combineAll(Value bufferSlots) {
+    MLIRContext *context = rewriter.getContext();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    int64_t numValues = valueTypes.size();
+    int64_t unroll = std::clamp<int64_t>(kGridReduceLoads / numWords, 1,
+                                         kGridReduceMaxUnroll);
+    SmallVector<Type> loopTypes = {i32};
+    llvm::append_range(loopTypes, valueTypes);
+    SmallVector<Value> loopInit = {getLaneId(rewriter, loc)};
+    llvm::append_range(loopInit,
+                       createIdentities(rewriter, loc, kind, valueTypes));
+    SmallVector<Location> locs(loopTypes.size(), loc);
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *header = rewriter.createBlock(after, loopTypes, locs);
+    Block *body = rewriter.createBlock(after, loopTypes, locs);
+    Block *exit = rewriter.createBlock(after, loopTypes, locs);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::BrOp::create(rewriter, loc, loopInit, header);
+    rewriter.setInsertionPointToEnd(header);
+    Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                      header->getArgument(0), programs);
+    LLVM::CondBrOp::create(rewriter, loc, more, body, header->getArguments(),
+                           exit, header->getArguments());
+    rewriter.setInsertionPointToEnd(body);
+    // `unroll` programs a lane at a time: all their loads are issued before
+    // the first tag is checked, so that a lane waits about one L2 round trip
+    // per unroll x 32 programs, not per 32. Program lead + 32 u is at 256 u
+    // bytes past the lead's slot. If any slot's tag is not yet T, the lane
+    // takes the same programs again (the loop does not advance); so no
+    // loop of the kernel's but this one has a load in it, which keeps
+    // ptxas from spilling around it. A program past the grid's end counts
+    // as the identity: its slot is loaded (the workspace ends in padding,
+    // so that the load stays inside it) but its tag is not checked.
+    Value lead = body->getArgument(0);
+    SmallVector<Value> inRange;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value program =
+          u == 0 ? lead
+                 : LLVM::AddOp::create(rewriter, loc, lead, i32Const(32 * u))
+                       .getResult();
+      inRange.push_back(LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ult, program, programs));
+    }
+    Value slot = LLVM::AddOp::create(rewriter, loc, bufferSlots, lead);
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, slot);
+    Value offset =
+        LLVM::MulOp::create(rewriter, loc, wide, createI64(rewriter, loc, 8));
+    Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
+    Value remaining = LLVM::SubOp::create(rewriter, loc, programs, lead);
+    int64_t loads = unroll * numWords;
+    // Operands: the loads' words and whether all their tags were T, then
+    // the lead's slot, the programs from the lead on, and the tag.
+    int64_t readyOperand = loads, addressOperand = loads + 1,
+            remainingOperand = loads + 2, tagOperand = loads + 3;
+    std::string code;
+    llvm::raw_string_ostream os(code);
+    os << "{\n"
+          ".reg .pred tg_p, tg_ready;\n"
+          ".reg .b32 tg_t;\n"
+       << llvm::formatv(".reg .b64 tg_v<{0}>;\n", loads);
+    // Load k reads word k % numWords of program lead + 32 (k / numWords).
+    for (int64_t k = 0; k < loads; ++k)
+      os << llvm::formatv(
+          "ld.relaxed.gpu.global.b64 tg_v{0}, [${1}+{2}];\n", k, addressOperand,
+          tile::kGridReduceSlotsOffset + (k / numWords) * 32 * 8 +
+              (k % numWords) * kWordStride);
+    os << "setp.eq.u32 tg_ready, 0, 0;\n";
+    for (int64_t k = 0; k < loads; ++k)
+      os << llvm::formatv("mov.b64 {{${0}, tg_t}, tg_v{0};\n"
+                          "setp.le.u32 tg_p, ${1}, {2};\n"
+                          "setp.eq.or.u32 tg_p, tg_t, ${3}, tg_p;\n"
+                          "and.pred tg_ready, tg_ready, tg_p;\n",
+                          k, remainingOperand, 32 * (k / numWords), tagOperand);
+    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", readyOperand);
+    if (backoff > 0)
+      os << llvm::formatv("@!tg_ready nanosleep.u32 {0};\n", backoff);
+    os << "}";
+    std::string constraints;
+    for (int64_t k = 0; k <= loads; ++k)
+      constraints += "=r,";
+    constraints += "l,r,r";
+    Type resultType = LLVM::LLVMStructType::getLiteral(
+        context, SmallVector<Type>(loads + 1, i32));
+    Value loaded = createInlinePTX(rewriter, loc, resultType, code, constraints,
+                                   {address, remaining, tag})
+                       .getResult(0);
+    SmallVector<Value> loadedWords;
+    for (int64_t k = 0; k < loads; ++k)
+      loadedWords.push_back(
+          LLVM::ExtractValueOp::create(rewriter, loc, loaded, k));
+    Value readyWord =
+        LLVM::ExtractValueOp::create(rewriter, loc, loaded, loads);
+    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                       readyWord, i32Const(0));
+    Value advanced =
+        LLVM::AddOp::create(rewriter, loc, lead, i32Const(unroll * 32));
+    SmallVector<Value> next = {
+        LLVM::SelectOp::create(rewriter, loc, ready, advanced, lead)};
+    ValueRange previous = body->getArguments().drop_front();
+    SmallVector<Value> totals(previous);
+    SmallVector<Value> identities =
+        createIdentities(rewriter, loc, kind, valueTypes);
+    for (int64_t u = 0; u < unroll; ++u) {
+      SmallVector<Value> partials;
+      for (int64_t j = 0; j < numValues; ++j) {
+        int64_t width =
+            (j + 1 < numValues ? firstWord[j + 1] : numWords) - firstWord[j];
+        ArrayRef<Value> programWords =
+            ArrayRef(loadedWords).slice(u * numWords + firstWord[j], width);
+        Value partial =
+            createFromWords(rewriter, loc, valueTypes[j], programWords);
+        partials.push_back(LLVM::SelectOp::create(rewriter, loc, inRange[u],
+                                                  partial, identities[j]));
+      }
+      totals = createCombines(rewriter, loc, kind, totals, partials);
+    }
+    for (auto [total, before] : llvm::zip_equal(totals, previous))
+      next.push_back(
+          LLVM::SelectOp::create(rewriter, loc, ready, total, before));
+    LLVM::BrOp::create(rewriter, loc, next, header);
+
+    // The lanes' partial results, combined by butterfly shuffles.
+    rewriter.setInsertionPointToEnd(exit);
+    // Both lanes of a step combine the lower lane's values with the upper
+    // lane's, in that order, so that every lane ends with the same bits
+    // even where the combination is not commutative (logsumexp's FMAs):
+    // with one warp, each thread keeps its own lane's results.
+    totals.assign(exit->getArguments().begin() + 1, exit->getArguments().end());
+    Value lane = getLaneId(rewriter, loc);
+    for (int64_t mask = 16; mask >= 1; mask /= 2) {
+      Value upper = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ne,
+          LLVM::AndOp::create(rewriter, loc, lane, i32Const(mask)),
+          i32Const(0));
+      SmallVector<Value> lower, higher;
+      for (Value total : totals) {
+        Value other = createShuffleXor(rewriter, loc, total, mask);
+        lower.push_back(
+            LLVM::SelectOp::create(rewriter, loc, upper, other, total));
+        higher.push_back(
+            LLVM::SelectOp::create(rewriter, loc, upper, total, other));
+      }
+      totals = createCombines(rewriter, loc, kind, lower, higher);
+    }
+    LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
+    rewriter.setInsertionPointToStart(after);
+    return totals;
+  }
+
+  /// The results' words, each with the tag, stored by lane 0 into the
+  /// result slots at `results` (an i64 address, a slot of 8 bytes a word).
+  void post(Value results, ValueRange totals) {
+    SmallVector<Value> words;
+    for (Value total : totals)
+      appendWords(rewriter, loc, total, words);
+    Value lane0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       getLaneId(rewriter, loc), i32Const(0));
+    createIf(rewriter, loc, lane0, [&] {
+      std::string code;
+      llvm::raw_string_ostream os(code);
+      os << "{\n"
+            ".reg .b64 tg_pair;\n";
+      for (int64_t w = 0; w < numWords; ++w)
+        os << llvm::formatv("mov.b64 tg_pair, {{${0}, $1};\n"
+                            "st.relaxed.gpu.global.b64 [$0+{1}], tg_pair;\n",
+                            2 + w, 8 * w);
+      os << "}";
+      std::string constraints = "l,r";
+      for (int64_t w = 0; w < numWords; ++w)
+        constraints += ",r";
+      SmallVector<Value> operands = {results, tag};
+      llvm::append_range(operands, words);
+      createInlinePTX(rewriter, loc, Type(), code, constraints, operands);
+    });
+  }
+
+  /// The results that post() stores at `results`, loaded by every lane
+  /// until all their tags are this reduction's.
+  SmallVector<Value> poll(Value results) {
+    MLIRContext *context = rewriter.getContext();
+    Type i32 = rewriter.getI32Type();
+    Block *before = rewriter.getInsertionBlock();
+    Block *done = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *loop = rewriter.createBlock(done);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::BrOp::create(rewriter, loc, ValueRange(), loop);
+    rewriter.setInsertionPointToEnd(loop);
+    std::string code;
+    llvm::raw_string_ostream os(code);
+    os << "{\n"
+          ".reg .pred tg_ready;\n"
+          ".reg .b32 tg_t;\n"
+       << llvm::formatv(".reg .b64 tg_v<{0}>;\n", numWords);
+    for (int64_t w = 0; w < numWords; ++w)
+      os << llvm::formatv("ld.relaxed.gpu.global.b64 tg_v{0}, [${1}+{2}];\n", w,
+                          numWords + 1, 8 * w);
+    os << "setp.eq.u32 tg_ready, 0, 0;\n";
+    for (int64_t w = 0; w < numWords; ++w)
+      os << llvm::formatv("mov.b64 {{${0}, tg_t}, tg_v{0};\n"
+                          "setp.eq.and.u32 tg_ready, tg_t, ${1}, tg_ready;\n",
+                          w, numWords + 2);
+    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", numWords);
+    if (backoff > 0)
+      os << llvm::formatv("@!tg_ready nanosleep.u32 {0};\n", backoff);
+    os << "}";
+    std::string constraints;
+    for (int64_t w = 0; w <= numWords; ++w)
+      constraints += "=r,";
+    constraints += "l,r";
+    Type resultType = LLVM::LLVMStructType::getLiteral(
+        context, SmallVector<Type>(numWords + 1, i32));
+    Value loaded = createInlinePTX(rewriter, loc, resultType, code, constraints,
+                                   {results, tag})
+                       .getResult(0);
+    SmallVector<Value> words;
+    for (int64_t w = 0; w < numWords; ++w)
+      words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, loaded, w));
+    Value readyWord =
+        LLVM::ExtractValueOp::create(rewriter, loc, loaded, numWords);
+    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                       readyWord, i32Const(0));
+    LLVM::CondBrOp::create(rewriter, loc, ready, done, ValueRange(), loop,
+                           ValueRange());
+    rewriter.setInsertionPointToStart(done);
+    SmallVector<Value> totals;
+    for (auto [j, type] : llvm::enumerate(valueTypes)) {
+      int64_t end = j + 1 < valueTypes.size() ? firstWord[j + 1] : numWords;
+      totals.push_back(createFromWords(
+          rewriter, loc, type,
+          ArrayRef(words).slice(firstWord[j], end - firstWord[j])));
+    }
+    return totals;
+  }
+};
+
 struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
   GridReduceOpLowering(LLVMTypeConverter &converter, const LoweringInfo &info)
       : ConvertOpToLLVMPattern(converter), info(info) {}
@@ -276,7 +549,6 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
       firstWord.push_back(words.size());
       appendWords(rewriter, loc, value, words);
     }
-    int64_t numValues = values.size();
     int64_t numWords = words.size();
     const int64_t maxPrograms = tile::kMaxGridReducePrograms;
 
@@ -366,147 +638,51 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
       LLVM::CondBrOp::create(rewriter, loc, firstWarp, reader, joined);
       rewriter.setInsertionPointToEnd(reader);
     }
-    int64_t unroll = std::clamp<int64_t>(kGridReduceLoads / numWords, 1,
-                                         kGridReduceMaxUnroll);
     SmallVector<Type> valueTypes;
     for (Value value : values)
       valueTypes.push_back(value.getType());
-    SmallVector<Type> loopTypes = {i32};
-    llvm::append_range(loopTypes, valueTypes);
-    SmallVector<Value> loopInit = {getLaneId(rewriter, loc)};
-    llvm::append_range(
-        loopInit, createIdentities(rewriter, loc, op.getKind(), valueTypes));
-    SmallVector<Location> locs(loopTypes.size(), loc);
-    Block *before = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-    Block *header = rewriter.createBlock(after, loopTypes, locs);
-    Block *body = rewriter.createBlock(after, loopTypes, locs);
-    Block *exit = rewriter.createBlock(after, loopTypes, locs);
-    rewriter.setInsertionPointToEnd(before);
-    LLVM::BrOp::create(rewriter, loc, loopInit, header);
-    rewriter.setInsertionPointToEnd(header);
-    Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
-                                      header->getArgument(0), programs);
-    LLVM::CondBrOp::create(rewriter, loc, more, body, header->getArguments(),
-                           exit, header->getArguments());
-    rewriter.setInsertionPointToEnd(body);
-    // `unroll` programs a lane at a time: all their loads are issued before
-    // the first tag is checked, so that a lane waits about one L2 round trip
-    // per unroll x 32 programs, not per 32. Program lead + 32 u is at 256 u
-    // bytes past the lead's slot. If any slot's tag is not yet T, the lane
-    // takes the same programs again (the loop does not advance); so no
-    // loop of the kernel's but this one has a load in it, which keeps
-    // ptxas from spilling around it. A program past the grid's end counts
-    // as the identity: its slot is loaded (the workspace ends in padding,
-    // so that the load stays inside it) but its tag is not checked.
-    Value lead = body->getArgument(0);
-    SmallVector<Value> inRange;
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value program =
-          u == 0 ? lead
-                 : LLVM::AddOp::create(rewriter, loc, lead, i32Const(32 * u))
-                       .getResult();
-      inRange.push_back(LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::ult, program, programs));
-    }
-    Value slot = LLVM::AddOp::create(rewriter, loc, bufferSlots, lead);
-    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, slot);
-    Value offset =
-        LLVM::MulOp::create(rewriter, loc, wide, createI64(rewriter, loc, 8));
-    Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
-    Value remaining = LLVM::SubOp::create(rewriter, loc, programs, lead);
-    int64_t loads = unroll * numWords;
-    // Operands: the loads' words and whether all their tags were T, then
-    // the lead's slot, the programs from the lead on, and the tag.
-    int64_t readyOperand = loads, addressOperand = loads + 1,
-            remainingOperand = loads + 2, tagOperand = loads + 3;
-    std::string code;
-    llvm::raw_string_ostream os(code);
-    os << "{\n"
-          ".reg .pred tg_p, tg_ready;\n"
-          ".reg .b32 tg_t;\n"
-       << llvm::formatv(".reg .b64 tg_v<{0}>;\n", loads);
-    // Load k reads word k % numWords of program lead + 32 (k / numWords).
-    for (int64_t k = 0; k < loads; ++k)
-      os << llvm::formatv(
-          "ld.relaxed.gpu.global.b64 tg_v{0}, [${1}+{2}];\n", k, addressOperand,
-          tile::kGridReduceSlotsOffset + (k / numWords) * 32 * 8 +
-              (k % numWords) * kWordStride);
-    os << "setp.eq.u32 tg_ready, 0, 0;\n";
-    for (int64_t k = 0; k < loads; ++k)
-      os << llvm::formatv("mov.b64 {{${0}, tg_t}, tg_v{0};\n"
-                          "setp.le.u32 tg_p, ${1}, {2};\n"
-                          "setp.eq.or.u32 tg_p, tg_t, ${3}, tg_p;\n"
-                          "and.pred tg_ready, tg_ready, tg_p;\n",
-                          k, remainingOperand, 32 * (k / numWords), tagOperand);
-    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", readyOperand)
-       << "}";
-    std::string constraints;
-    for (int64_t k = 0; k <= loads; ++k)
-      constraints += "=r,";
-    constraints += "l,r,r";
-    Type resultType = LLVM::LLVMStructType::getLiteral(
-        context, SmallVector<Type>(loads + 1, i32));
-    Value loaded = createInlinePTX(rewriter, loc, resultType, code, constraints,
-                                   {address, remaining, tag})
-                       .getResult(0);
-    SmallVector<Value> loadedWords;
-    for (int64_t k = 0; k < loads; ++k)
-      loadedWords.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, loaded, k));
-    Value readyWord =
-        LLVM::ExtractValueOp::create(rewriter, loc, loaded, loads);
-    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
-                                       readyWord, i32Const(0));
-    Value advanced =
-        LLVM::AddOp::create(rewriter, loc, lead, i32Const(unroll * 32));
-    SmallVector<Value> next = {
-        LLVM::SelectOp::create(rewriter, loc, ready, advanced, lead)};
-    ValueRange previous = body->getArguments().drop_front();
-    SmallVector<Value> totals(previous);
-    SmallVector<Value> identities =
-        createIdentities(rewriter, loc, op.getKind(), valueTypes);
-    for (int64_t u = 0; u < unroll; ++u) {
-      SmallVector<Value> partials;
-      for (int64_t j = 0; j < numValues; ++j) {
-        int64_t width =
-            (j + 1 < numValues ? firstWord[j + 1] : numWords) - firstWord[j];
-        ArrayRef<Value> programWords =
-            ArrayRef(loadedWords).slice(u * numWords + firstWord[j], width);
-        Value partial =
-            createFromWords(rewriter, loc, valueTypes[j], programWords);
-        partials.push_back(LLVM::SelectOp::create(rewriter, loc, inRange[u],
-                                                  partial, identities[j]));
-      }
-      totals = createCombines(rewriter, loc, op.getKind(), totals, partials);
-    }
-    for (auto [total, before] : llvm::zip_equal(totals, previous))
-      next.push_back(
-          LLVM::SelectOp::create(rewriter, loc, ready, total, before));
-    LLVM::BrOp::create(rewriter, loc, next, header);
-
-    // The lanes' partial results, combined by butterfly shuffles.
-    rewriter.setInsertionPointToEnd(exit);
-    // Both lanes of a step combine the lower lane's values with the upper
-    // lane's, in that order, so that every lane ends with the same bits
-    // even where the combination is not commutative (logsumexp's FMAs):
-    // with one warp, each thread keeps its own lane's results.
-    totals.assign(exit->getArguments().begin() + 1, exit->getArguments().end());
-    Value lane = getLaneId(rewriter, loc);
-    for (int64_t mask = 16; mask >= 1; mask /= 2) {
-      Value upper = LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::ne,
-          LLVM::AndOp::create(rewriter, loc, lane, i32Const(mask)),
-          i32Const(0));
-      SmallVector<Value> lower, higher;
-      for (Value total : totals) {
-        Value other = createShuffleXor(rewriter, loc, total, mask);
-        lower.push_back(
-            LLVM::SelectOp::create(rewriter, loc, upper, other, total));
-        higher.push_back(
-            LLVM::SelectOp::create(rewriter, loc, upper, total, other));
-      }
-      totals = createCombines(rewriter, loc, op.getKind(), lower, higher);
+    SlotReader reader{
+        rewriter, loc,        op.getKind(), base,     tag,
+        programs, valueTypes, firstWord,    numWords, info.gridReduceBackoff};
+    SmallVector<Value> totals;
+    if (!info.gridReduceLeader) {
+      totals = reader.combineAll(bufferSlots);
+    } else {
+      // 3'. Program 0 alone combines the slots, and posts the results
+      // (each word with the tag, in the buffer's result slots, after every
+      // program's slots) for the other programs, which poll them.
+      Value resultIndex =
+          LLVM::MulOp::create(rewriter, loc, buffer, i32Const(bufferWords));
+      Value resultOffset = LLVM::MulOp::create(
+          rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, resultIndex),
+          createI64(rewriter, loc, 8));
+      Value results = LLVM::AddOp::create(
+          rewriter, loc, base,
+          LLVM::AddOp::create(rewriter, loc, resultOffset,
+                              createI64(rewriter, loc,
+                                        tile::kGridReduceSlotsOffset +
+                                            2 * bufferWords * kWordStride)));
+      Value leads = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                         pid, i32Const(0));
+      Block *current = rewriter.getInsertionBlock();
+      Block *rest = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+      SmallVector<Location> valueLocs(valueTypes.size(), loc);
+      Block *merge = rewriter.createBlock(rest, valueTypes, valueLocs);
+      Block *combine = rewriter.createBlock(merge);
+      Block *poll = rewriter.createBlock(merge);
+      rewriter.setInsertionPointToEnd(current);
+      LLVM::CondBrOp::create(rewriter, loc, leads, combine, poll);
+      rewriter.setInsertionPointToEnd(combine);
+      SmallVector<Value> combined = reader.combineAll(bufferSlots);
+      reader.post(results, combined);
+      LLVM::BrOp::create(rewriter, loc, combined, merge);
+      rewriter.setInsertionPointToEnd(poll);
+      SmallVector<Value> polled = reader.poll(results);
+      LLVM::BrOp::create(rewriter, loc, polled, merge);
+      rewriter.setInsertionPointToEnd(merge);
+      LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
+      rewriter.setInsertionPointToStart(rest);
+      totals.assign(merge->getArguments().begin(), merge->getArguments().end());
     }
     // 4. Every program has read the epoch by now: thread 0 of program 0
     // moves it past this reduction.
@@ -518,8 +694,6 @@ struct GridReduceOpLowering : ConvertOpToLLVMPattern<tile::GridReduceOp> {
                     "@tg_p st.relaxed.gpu.global.u32 [$0], $2;\n"
                     "}",
                     "l,r,r", {base, leader, tag});
-    LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
-    rewriter.setInsertionPointToStart(after);
     // 5. With more warps than one, the first warp's lane 0 leaves the
     // results in the reduction's scratch (8 bytes a value), read by every
     // thread after a block barrier. (The next reduction's leading barrier
@@ -566,14 +740,16 @@ int64_t mlir::tilegpu::getGridReduceWords(tile::GridReduceOp op) {
 }
 
 int64_t mlir::tilegpu::getGridReduceWorkspaceBytes(int64_t words) {
-  return tile::kGridReduceSlotsOffset + 2 * words * kWordStride +
+  // Two buffers, each of a slot per program and word, then the buffers'
+  // result slots (a slot per word), then the padding.
+  return tile::kGridReduceSlotsOffset + 2 * words * (kWordStride + 8) +
          tile::kGridReducePaddingBytes;
 }
 
 int64_t mlir::tilegpu::getGridReduceWorkspaceWords(int64_t bytes) {
   return (bytes - tile::kGridReduceSlotsOffset -
           tile::kGridReducePaddingBytes) /
-         (2 * kWordStride);
+         (2 * (kWordStride + 8));
 }
 
 void mlir::tilegpu::populateGridOpToLLVMPatterns(LLVMTypeConverter &converter,

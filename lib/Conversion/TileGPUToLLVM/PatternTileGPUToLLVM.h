@@ -89,6 +89,11 @@ struct LoweringInfo {
   /// the next tag (GridOpToLLVM.cpp). Filled in while converting, kernel
   /// first.
   mutable DenseMap<Operation *, Value> gridTag;
+  /// How grid reductions combine (the pass's options): in program 0 alone,
+  /// which posts the result, or in every program; and the nanoseconds a
+  /// poll that found slots not ready sleeps before the next (0: none).
+  bool gridReduceLeader = false;
+  unsigned gridReduceBackoff = 0;
   /// The recipes of each kernel's tensor maps (by kernel name): the words
   /// KernelABI.h describes after the header, kTensorMapWords per map, in
   /// the order of their tile.make_tensor_desc.

@@ -529,6 +529,8 @@ void ConvertTileGPUToLLVMPass::runOnOperation() {
   }
 
   LoweringInfo info;
+  info.gridReduceLeader = gridReduceLeader;
+  info.gridReduceBackoff = gridReduceBackoff;
   DenseMap<Operation *, int64_t> sharedBytes;
   for (tile::FuncOp func : kernels)
     if (failed(analyze(func, info, sharedBytes[func])))

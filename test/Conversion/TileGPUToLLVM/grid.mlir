@@ -6,7 +6,8 @@
 // RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm | FileCheck %s
 
 // Two values (f32 and bf16, which travels as f32), one word each: 16 + 2
-// buffers x 2 words x 8192 slots x 8 bytes + 2048 bytes of padding. The
+// buffers x 2 words x (8192 slots + a result slot) x 8 bytes + 2048 bytes
+// of padding. The
 // kernel gets .maxnreg at its occupancy's registers (65536 / 128 threads,
 // at most 255). Its start reads the epoch (byte 0) into the tag counter.
 // The program id and count span x, y and z; more than 8192 programs trap
@@ -26,8 +27,8 @@
 // leaves the results in shared memory, which every thread reads after a
 // block barrier; the bf16 result is truncated back.
 // CHECK-LABEL: llvm.mlir.global external @reduce_two_grid_reduce()
-// CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<264208 x i8>
-// CHECK: llvm.mlir.zero : !llvm.array<264208 x i8>
+// CHECK-SAME: {addr_space = 1 : i32, alignment = 8 : i64} : !llvm.array<264240 x i8>
+// CHECK: llvm.mlir.zero : !llvm.array<264240 x i8>
 // CHECK-LABEL: llvm.func @reduce_two
 // CHECK-SAME: nvvm.maxnreg = 255 : i32
 // CHECK: %[[COUNTER:.*]] = llvm.alloca
@@ -108,7 +109,7 @@ tile.func @reduce_two(%out: !tile.ptr<f32>, %x: f32, %h: bf16)
 // tag; the lanes start from the smallest i64 and rebuild each program's
 // value from its two words.
 // CHECK-LABEL: llvm.mlir.global external @reduce_max_grid_reduce()
-// CHECK-SAME: !llvm.array<264208 x i8>
+// CHECK-SAME: !llvm.array<264240 x i8>
 // CHECK-LABEL: llvm.func @reduce_max
 // CHECK: %[[LOW:.*]] = llvm.trunc %arg1 : i64 to i32
 // CHECK: %[[SHIFTED:.*]] = llvm.lshr %arg1
@@ -139,7 +140,7 @@ tile.func @reduce_max(%out: !tile.ptr<i64>, %x: i64)
 // A float sum starts from -0.0, so that a sum of -0.0 stays -0.0, as on
 // the interpreter.
 // CHECK-LABEL: llvm.mlir.global external @two_widths_grid_reduce()
-// CHECK-SAME: !llvm.array<264208 x i8>
+// CHECK-SAME: !llvm.array<264240 x i8>
 // CHECK-LABEL: llvm.func @two_widths
 // CHECK: %[[COUNTER:.*]] = llvm.alloca
 // CHECK: llvm.load %[[COUNTER]]

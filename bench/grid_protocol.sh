@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# How tile.grid_reduce's protocol (convert-tilegpu-to-llvm's
+# grid-reduce-leader and grid-reduce-backoff options) changes softmax_grid,
+# which exchanges once a row across the grid:
+#
+#   bench/grid_protocol.sh compile OUTDIR   (here: tile-opt compiles the PTX)
+#   bench/grid_protocol.sh run OUTDIR TILE-RUN   (on the GPU: tile-run --ptx)
+#
+# Variants: every program combines every program's slots (all; the default),
+# program 0 combines and posts the result that the others poll (leader), each
+# with and without a nanosleep between polls that found slots not ready.
+# Cases: 64 x 2^20 (the issue's long rows: a row a program of 8192 columns,
+# 128 programs) and 64 x 4096 (rows too short to take any time: the
+# exchange alone, on every program that fits), f32 and bf16; each variant is
+# checked against the interpreter at 4 x 2^20 first. The PTX is compiled as
+# tile-run would specialize these launches (strides and columns multiples
+# of 16), so it is only run on such shapes.
+set -uo pipefail
+mode=$1 out=$2
+variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b50:grid-reduce-leader=true,grid-reduce-backoff=50 leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200"
+# BLOCK_SIZE:NUM_WARPS:NUM_STAGES:MIN_BLOCKS_PER_SM
+configs="8192:16:2:1 8192:16:3:1 8192:8:3:1 8192:8:4:1 1024:4:2:2"
+case "$mode" in
+compile)
+  opt=${TILE_OPT:-build/bin/tile-opt}
+  mkdir -p "$out"
+  for v in $variants; do
+    name=${v%%:*} options=${v#*:}
+    for dtype in f32 bf16; do
+      for c in $configs; do
+        IFS=: read -r block warps stages per_sm <<< "$c"
+        file="$out/$name-$dtype-$block-$warps-$stages-$per_sm.ptx"
+        "$opt" examples/softmax_grid.mlir -D DTYPE="$dtype" -D BLOCK_SIZE="$block" \
+          -D NUM_WARPS="$warps" -D NUM_STAGES="$stages" -D MIN_BLOCKS_PER_SM="$per_sm" \
+          --tile-specialize-arguments="divisibility=2:16,3:16,5:16" \
+          --tile-to-ptx="chip=sm_90a ${options//,/ } dump-ptx=$file" -o /dev/null || exit 1
+      done
+    done
+  done
+  ls "$out" | wc -l ;;
+run)
+  run=$3
+  launch() { # PTX DTYPE ROWS COLS GRID EXTRA...
+    local ptx=$1 dtype=$2 m=$3 n=$4 grid=$5
+    shift 5
+    "$run" examples/softmax_grid.mlir --ptx "$ptx" --grid "$grid" \
+      --arg "$dtype[${m}x$n]=zeros" --arg "$dtype[${m}x$n]=randn:0" \
+      --arg i32=$n --arg i32=$n --arg i32=$m --arg i32=$n "$@" 2>&1
+  }
+  for v in $variants; do
+    name=${v%%:*}
+    for dtype in f32 bf16; do
+      size=4; [ $dtype = bf16 ] && size=2
+      for c in $configs; do
+        IFS=: read -r block warps stages per_sm <<< "$c"
+        ptx="$out/$name-$dtype-$block-$warps-$stages-$per_sm.ptx"
+        tag="$name $dtype $block:$warps:$stages:$per_sm"
+        if [ "$block" = 8192 ]; then
+          echo "== $tag check 4x1048576 grid 128: $(launch "$ptx" $dtype 4 1048576 128 --check | tail -1)"
+          echo "== $tag 64x1048576 grid 128: $(launch "$ptx" $dtype 64 1048576 128 --bench --bytes $((2 * 64 * 1048576 * size)) | tail -1)"
+        else
+          echo "== $tag check 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --check | tail -1)"
+          echo "== $tag 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --bench --bytes $((2 * 64 * 4096 * size)) | tail -1)"
+          echo "== $tag 64x4096 grid 132: $(launch "$ptx" $dtype 64 4096 132 --bench --bytes $((2 * 64 * 4096 * size)) | tail -1)"
+        fi
+      done
+    done
+  done
+  # A copy of 64 x 2^20 elements (read and write), timed as --bench times.
+  python3 -c "
+import torch
+for dt in (torch.float32, torch.bfloat16):
+    x = torch.randn(64, 1 << 20, device='cuda', dtype=dt); y = torch.empty_like(x)
+    flush = torch.empty(1 << 28, dtype=torch.int8, device='cuda')
+    ts = []
+    for i in range(60):
+        flush.zero_(); s = torch.cuda.Event(enable_timing=True); e = torch.cuda.Event(enable_timing=True)
+        s.record(); y.copy_(x); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts = sorted(ts[10:]); ms = ts[len(ts) // 2]
+    print('== copy', dt, '64x1048576: %.4f ms, %.0f GB/s' % (ms, 2 * x.numel() * x.element_size() / ms / 1e6))
+" ;;
+esac
