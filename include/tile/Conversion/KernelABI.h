@@ -30,7 +30,9 @@ inline constexpr llvm::StringLiteral kDynamicSharedSuffix = "_dynamic_shared";
 /// reduction a launch completed), then from byte kGridReduceSlotsOffset
 /// two buffers, each of kMaxGridReducePrograms 8-byte slots (a 32-bit word
 /// and its reduction's tag) for each word of its widest reduction's values
-/// (two per 64-bit value), then kGridReducePaddingBytes that the combining
+/// (two per 64-bit value), then each buffer's 8-byte result slots, one per
+/// word (where program 0 posts the results, with the pass's
+/// grid-reduce-leader option), then kGridReducePaddingBytes that the combining
 /// loop may read past the grid's end (GridOpToLLVM.cpp). The runtime
 /// launches such a kernel cooperatively, all of its programs resident at
 /// once, and never on more than kMaxGridReducePrograms. Every reduction of

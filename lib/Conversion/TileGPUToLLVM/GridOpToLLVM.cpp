@@ -4,10 +4,11 @@
 // the runtime makes resident all at once (a cooperative launch of one wave,
 // KernelRunner.cpp and Cuda.cpp), through the kernel's workspace in global
 // memory (KernelABI.h: an epoch, then two buffers of slots, one per program
-// and 32-bit word of the values). A slot holds a word and the tag of the
-// reduction that wrote it, stored together in one 8-byte store, so that a
-// reader that sees the tag sees the word (the idea of NCCL's LL protocol):
-// no barrier across the grid, no atomics and no fences.
+// and 32-bit word of the values, then a result slot per buffer and word,
+// which only the grid-reduce-leader protocol below uses). A slot holds a word
+// and the tag of the reduction that wrote it, stored together in one 8-byte
+// store, so that a reader that sees the tag sees the word (the idea of NCCL's
+// LL protocol): no barrier across the grid, no atomics and no fences.
 //
 // Reductions are numbered by tags: the kernel's start reads the epoch into a
 // per-thread counter (TileOpToLLVM.cpp; LLVM keeps it in a register), and
@@ -47,13 +48,17 @@
 // its first warp combines every slot as above, then its lane 0 stores the
 // results, each word beside the tag, into the buffer's result slots (after
 // both buffers' program slots), and the other programs' first warps load
-// those until their tags are T. Each program then reads P + 1 slots a
-// reduction's worth instead of P x P across the grid, for one more trip
-// through L2 on the way. Two buffers still suffice: program 0 posts the
-// results of T + 2 (over those of T) only after every program's slot of
-// T + 2, which each writes after it read the results of T + 1, so after the
-// results of T. With grid-reduce-backoff = N, a poll that found a tag not
-// yet T sleeps N nanoseconds (nanosleep) before the next, in either loop.
+// those until their tags are T. Across the grid about 2P slots are read a
+// round (P by program 0, one by each other program) instead of P x P, for
+// one more trip through L2 on the way. Two buffers still suffice. Program
+// slots: a program p other than 0 writes its slot of T + 2 after it read
+// the results of T + 1, which program 0 posted after it read every slot of
+// T + 1, so after it read those of T. Result slots: program 0 posts the
+// results of T + 2 (over those of T) only after it read every program's
+// slot of T + 2, which each writes after it read the results of T + 1, so
+// after it read those of T. With grid-reduce-backoff = N, a poll that found a
+// tag not yet T sleeps N nanoseconds (nanosleep) before the next, in either
+// loop.
 //
 // Only the values travel: unlike a barrier, a grid reduction does not make
 // a program's other stores to global memory visible to the others.
@@ -297,7 +302,8 @@ struct SlotReader {
     // per unroll x 32 programs, not per 32. Program lead + 32 u is at 256 u
     // bytes past the lead's slot. If any slot's tag is not yet T, the lane
     // takes the same programs again (the loop does not advance); so no
-    // loop of the kernel's but this one has a load in it, which keeps
+    // loop of the kernel's but this one (and poll()'s) has a load in it,
+    // which keeps
     // ptxas from spilling around it. A program past the grid's end counts
     // as the identity: its slot is loaded (the workspace ends in padding,
     // so that the load stays inside it) but its tag is not checked.
