@@ -3,7 +3,9 @@
 # grid-reduce-leader and grid-reduce-backoff options) changes softmax_grid,
 # which exchanges once a row across the grid:
 #
-#   bench/grid_protocol.sh compile OUTDIR   (here: tile-opt compiles the PTX)
+#   bench/grid_protocol.sh compile OUTDIR   (here: tile-opt compiles the PTX;
+#                                           bench/ptx-grid is git-ignored:
+#                                           carry it to the GPU)
 #   bench/grid_protocol.sh run OUTDIR TILE-RUN   (on the GPU: tile-run --ptx)
 #
 # Variants: every program combines every program's slots (all; the default),
