@@ -52,6 +52,10 @@
 #   grid-check
 #             bench/grid_repeat_check.py (softmax_grid launched many times
 #             from one module, grids and rows varying, each output checked)
+#   grid-protocol
+#             bench/grid_protocol.sh run bench/ptx-grid (the PTX compiled here
+#             by bench/grid_protocol.sh compile bench/ptx-grid, carried) into
+#             /tmp/o/grid-protocol.log, within $GRID_PROTOCOL_SECONDS
 #   long-rows bench/long_rows_bench.py (softmax on rows of 2^20: the
 #             split path, online_softmax, online_softmax_cluster (none with
 #             LONG_NO_CLUSTER=1), softmax_grid (the model's, and
@@ -165,6 +169,13 @@ for step in "$@"; do
         python3 bench/ncu_ops.py $k $d $s > $o/ncu-$k-$d-$s.txt 2>&1
       echo "ncu $c rc=$?"
     done ;;
+  grid-protocol)
+    mkdir -p /tmp/tile-gpu/bin
+    [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
+    chmod +x /tmp/tile-gpu/bin/tile-run
+    TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${GRID_PROTOCOL_SECONDS:-240} bash bench/grid_protocol.sh run bench/ptx-grid /tmp/tile-gpu/bin/tile-run \
+      > $o/grid-protocol.log 2>&1
+    echo "grid-protocol rc=$?" ;;
   grid-check)
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${GRID_CHECK_SECONDS:-200} python3 bench/grid_repeat_check.py \
       ${GRID_CHECK_LAUNCHES:+--launches $GRID_CHECK_LAUNCHES} > $o/grid-check.log 2>&1

@@ -68,17 +68,33 @@ run)
       done
     done
   done
-  # A copy of 64 x 2^20 elements (read and write), timed as --bench times.
+  # A copy of 64 x 2^20 elements (read and write), and tile.ops.softmax (the
+  # split path; where the package loads: TILE_LIBRARY and PYTHONPATH, as
+  # bench/gpu_session.sh sets them), timed as --bench times: CUDA events, L2
+  # flushed, the median of 50 after 10.
   python3 -c "
 import torch
-for dt in (torch.float32, torch.bfloat16):
-    x = torch.randn(64, 1 << 20, device='cuda', dtype=dt); y = torch.empty_like(x)
+try:
+    import tile.ops as ops
+except Exception as error:
+    ops = None
+    print('== tile.ops not loaded:', error)
+def median_ms(run):
     flush = torch.empty(1 << 28, dtype=torch.int8, device='cuda')
     ts = []
     for i in range(60):
         flush.zero_(); s = torch.cuda.Event(enable_timing=True); e = torch.cuda.Event(enable_timing=True)
-        s.record(); y.copy_(x); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
-    ts = sorted(ts[10:]); ms = ts[len(ts) // 2]
-    print('== copy', dt, '64x1048576: %.4f ms, %.0f GB/s' % (ms, 2 * x.numel() * x.element_size() / ms / 1e6))
+        s.record(); run(); e.record(); torch.cuda.synchronize(); ts.append(s.elapsed_time(e))
+    ts = sorted(ts[10:]); return ts[len(ts) // 2]
+for dt in (torch.float32, torch.bfloat16):
+    x = torch.randn(64, 1 << 20, device='cuda', dtype=dt); y = torch.empty_like(x)
+    nbytes = 2 * x.numel() * x.element_size()
+    ms = median_ms(lambda: y.copy_(x))
+    print('== copy', dt, '64x1048576: %.4f ms, %.0f GB/s' % (ms, nbytes / ms / 1e6))
+    if ops is not None:
+        ops.softmax(x); torch.cuda.synchronize()
+        ms = median_ms(lambda: ops.softmax(x))
+        err = (ops.softmax(x).double() - torch.softmax(x.double(), 1)).abs().max().item()
+        print('== tile.ops.softmax', dt, '64x1048576: %.4f ms, %.0f GB/s (max error %.2e)' % (ms, nbytes / ms / 1e6, err))
 " ;;
 esac
