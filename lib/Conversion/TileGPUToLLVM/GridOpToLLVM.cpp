@@ -268,12 +268,41 @@ struct SlotReader {
 
   Value i32Const(int64_t value) { return createI32(rewriter, loc, value); }
 
+  /// Ends a poll's PTX in `os` (writing `code`), which loaded `count` words
+  /// into $0 .. $count-1 and left in tg_ready whether all were ready: sets
+  /// $count to it, sleeps if not ready (with a backoff), and emits it with
+  /// `inputs` after the outputs. Returns whether the words were ready, and
+  /// the words in `words`.
+  Value finishPoll(llvm::raw_string_ostream &os, std::string &code,
+                   int64_t count, StringRef inputConstraints, ValueRange inputs,
+                   SmallVectorImpl<Value> &words) {
+    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", count);
+    if (backoff > 0)
+      os << llvm::formatv("@!tg_ready nanosleep.u32 {0};\n", backoff);
+    os << "}";
+    std::string constraints;
+    for (int64_t k = 0; k <= count; ++k)
+      constraints += "=r,";
+    constraints += inputConstraints;
+    Type resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(),
+        SmallVector<Type>(count + 1, rewriter.getI32Type()));
+    Value loaded =
+        createInlinePTX(rewriter, loc, resultType, code, constraints, inputs)
+            .getResult(0);
+    for (int64_t k = 0; k < count; ++k)
+      words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, loaded, k));
+    Value readyWord =
+        LLVM::ExtractValueOp::create(rewriter, loc, loaded, count);
+    return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                readyWord, i32Const(0));
+  }
+
   /// 3. Lane l of the warp combines programs l, l + 32, ... of each value
   /// from the slots from `bufferSlots` on (the buffer's first slot index),
   /// then the lanes combine theirs: every lane gets the results, the same
   /// bits in every lane and every program that runs this.
   SmallVector<Value> combineAll(Value bufferSlots) {
-    MLIRContext *context = rewriter.getContext();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     int64_t numValues = valueTypes.size();
     int64_t unroll = std::clamp<int64_t>(kGridReduceLoads / numWords, 1,
@@ -324,10 +353,11 @@ struct SlotReader {
     Value address = LLVM::AddOp::create(rewriter, loc, base, offset);
     Value remaining = LLVM::SubOp::create(rewriter, loc, programs, lead);
     int64_t loads = unroll * numWords;
-    // Operands: the loads' words and whether all their tags were T, then
-    // the lead's slot, the programs from the lead on, and the tag.
-    int64_t readyOperand = loads, addressOperand = loads + 1,
-            remainingOperand = loads + 2, tagOperand = loads + 3;
+    // Operands: the loads' words and whether all their tags were T (at
+    // `loads`), then the lead's slot, the programs from the lead on, and the
+    // tag.
+    int64_t addressOperand = loads + 1, remainingOperand = loads + 2,
+            tagOperand = loads + 3;
     std::string code;
     llvm::raw_string_ostream os(code);
     os << "{\n"
@@ -347,27 +377,9 @@ struct SlotReader {
                           "setp.eq.or.u32 tg_p, tg_t, ${3}, tg_p;\n"
                           "and.pred tg_ready, tg_ready, tg_p;\n",
                           k, remainingOperand, 32 * (k / numWords), tagOperand);
-    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", readyOperand);
-    if (backoff > 0)
-      os << llvm::formatv("@!tg_ready nanosleep.u32 {0};\n", backoff);
-    os << "}";
-    std::string constraints;
-    for (int64_t k = 0; k <= loads; ++k)
-      constraints += "=r,";
-    constraints += "l,r,r";
-    Type resultType = LLVM::LLVMStructType::getLiteral(
-        context, SmallVector<Type>(loads + 1, i32));
-    Value loaded = createInlinePTX(rewriter, loc, resultType, code, constraints,
-                                   {address, remaining, tag})
-                       .getResult(0);
     SmallVector<Value> loadedWords;
-    for (int64_t k = 0; k < loads; ++k)
-      loadedWords.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, loaded, k));
-    Value readyWord =
-        LLVM::ExtractValueOp::create(rewriter, loc, loaded, loads);
-    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
-                                       readyWord, i32Const(0));
+    Value ready = finishPoll(os, code, loads, "l,r,r",
+                             {address, remaining, tag}, loadedWords);
     Value advanced =
         LLVM::AddOp::create(rewriter, loc, lead, i32Const(unroll * 32));
     SmallVector<Value> next = {
@@ -453,8 +465,6 @@ struct SlotReader {
   /// The results that post() stores at `results`, loaded by every lane
   /// until all their tags are this reduction's.
   SmallVector<Value> poll(Value results) {
-    MLIRContext *context = rewriter.getContext();
-    Type i32 = rewriter.getI32Type();
     Block *before = rewriter.getInsertionBlock();
     Block *done = rewriter.splitBlock(before, rewriter.getInsertionPoint());
     Block *loop = rewriter.createBlock(done);
@@ -475,26 +485,8 @@ struct SlotReader {
       os << llvm::formatv("mov.b64 {{${0}, tg_t}, tg_v{0};\n"
                           "setp.eq.and.u32 tg_ready, tg_t, ${1}, tg_ready;\n",
                           w, numWords + 2);
-    os << llvm::formatv("selp.u32 ${0}, 1, 0, tg_ready;\n", numWords);
-    if (backoff > 0)
-      os << llvm::formatv("@!tg_ready nanosleep.u32 {0};\n", backoff);
-    os << "}";
-    std::string constraints;
-    for (int64_t w = 0; w <= numWords; ++w)
-      constraints += "=r,";
-    constraints += "l,r";
-    Type resultType = LLVM::LLVMStructType::getLiteral(
-        context, SmallVector<Type>(numWords + 1, i32));
-    Value loaded = createInlinePTX(rewriter, loc, resultType, code, constraints,
-                                   {results, tag})
-                       .getResult(0);
     SmallVector<Value> words;
-    for (int64_t w = 0; w < numWords; ++w)
-      words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, loaded, w));
-    Value readyWord =
-        LLVM::ExtractValueOp::create(rewriter, loc, loaded, numWords);
-    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
-                                       readyWord, i32Const(0));
+    Value ready = finishPoll(os, code, numWords, "l,r", {results, tag}, words);
     LLVM::CondBrOp::create(rewriter, loc, ready, done, ValueRange(), loop,
                            ValueRange());
     rewriter.setInsertionPointToStart(done);
