@@ -45,7 +45,7 @@ run)
   launch() { # PTX DTYPE ROWS COLS GRID EXTRA...
     local ptx=$1 dtype=$2 m=$3 n=$4 grid=$5
     shift 5
-    "$run" examples/softmax_grid.mlir --ptx "$ptx" --grid "$grid" \
+    "$run" examples/softmax_grid.mlir --target=cuda --ptx "$ptx" --grid "$grid" \
       --arg "$dtype[${m}x$n]=zeros" --arg "$dtype[${m}x$n]=randn:0" \
       --arg i32=$n --arg i32=$n --arg i32=$m --arg i32=$n "$@" 2>&1
   }
