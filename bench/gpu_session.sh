@@ -173,7 +173,7 @@ for step in "$@"; do
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
     chmod +x /tmp/tile-gpu/bin/tile-run
-    TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${GRID_PROTOCOL_SECONDS:-240} bash bench/grid_protocol.sh run bench/ptx-grid /tmp/tile-gpu/bin/tile-run \
+    TILE_CACHE_DIR=/tmp/tile-gpu/cache timeout ${GRID_PROTOCOL_SECONDS:-300} bash bench/grid_protocol.sh run bench/ptx-grid /tmp/tile-gpu/bin/tile-run \
       > $o/grid-protocol.log 2>&1
     echo "grid-protocol rc=$?" ;;
   grid-check)
