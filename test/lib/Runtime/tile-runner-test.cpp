@@ -208,6 +208,23 @@ static llvm::Error corrupt(llvm::StringRef spec,
   return llvm::Error::success();
 }
 
+/// `source` run on the CPU interpreter on the grid `gridText` (as --grid).
+static llvm::Expected<RunResult> runOnCPU(KernelSource &source,
+                                          llvm::StringRef gridText,
+                                          llvm::ArrayRef<KernelArg> args) {
+  RunOptions options;
+  options.target = Target::CPU;
+  llvm::Expected<GridSpec> grid = GridSpec::parse(gridText);
+  if (!grid)
+    return grid.takeError();
+  options.grid = *grid;
+  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
+      KernelRunner::create(source, options);
+  if (!runner)
+    return runner.takeError();
+  return (*runner)->run(args);
+}
+
 static int run(const Command &command) {
   SmallVector<ArgSpec> specs;
   SmallVector<KernelArg> args;
@@ -215,17 +232,7 @@ static int run(const Command &command) {
       load(command, specs, args);
   if (!source)
     return fail(source.takeError());
-  RunOptions options;
-  options.target = Target::CPU;
-  llvm::Expected<GridSpec> grid = GridSpec::parse(command.grid);
-  if (!grid)
-    return fail(grid.takeError());
-  options.grid = *grid;
-  llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::create(**source, options);
-  if (!runner)
-    return fail(runner.takeError());
-  llvm::Expected<RunResult> result = (*runner)->run(args);
+  llvm::Expected<RunResult> result = runOnCPU(**source, command.grid, args);
   if (!result)
     return fail(result.takeError());
   llvm::outs() << "@" << (*source)->getKernelName() << " on " << result->where
@@ -272,17 +279,7 @@ static int tuneCheck(const Command &command) {
   TuneOptions tuneOptions;
   ReferenceCache references;
   for (auto [index, gridText] : llvm::enumerate(grids)) {
-    RunOptions options;
-    options.target = Target::CPU;
-    llvm::Expected<GridSpec> grid = GridSpec::parse(gridText);
-    if (!grid)
-      return fail(grid.takeError());
-    options.grid = *grid;
-    llvm::Expected<std::unique_ptr<KernelRunner>> runner =
-        KernelRunner::create(**source, options);
-    if (!runner)
-      return fail(runner.takeError());
-    llvm::Expected<RunResult> result = (*runner)->run(args);
+    llvm::Expected<RunResult> result = runOnCPU(**source, gridText, args);
     if (!result)
       return fail(result.takeError());
     if (index + 1 == grids.size() && !command.corrupt.empty())
