@@ -22,6 +22,8 @@ mode=$1 out=$2
 variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200"
 # BLOCK_SIZE:NUM_WARPS:NUM_STAGES:MIN_BLOCKS_PER_SM
 configs="8192:16:2:1 8192:16:3:1 8192:8:3:1 1024:4:2:2"
+# At run, GRID_VARIANTS and GRID_CONFIGS (names and configurations, space
+# separated) pick some of those compiled.
 case "$mode" in
 compile)
   opt=${TILE_OPT:-build/bin/tile-opt}
@@ -42,10 +44,13 @@ compile)
   ls "$out" | wc -l ;;
 run)
   run=$3
+  # The launch names the meta-parameters the PTX was compiled with ($defs,
+  # set per configuration): tile-run takes the block size and the
+  # parameters' types from the module, not from the PTX.
   launch() { # PTX DTYPE ROWS COLS GRID EXTRA...
     local ptx=$1 dtype=$2 m=$3 n=$4 grid=$5
     shift 5
-    "$run" examples/softmax_grid.mlir --target=cuda --ptx "$ptx" --grid "$grid" \
+    "$run" examples/softmax_grid.mlir $defs --target=cuda --ptx "$ptx" --grid "$grid" \
       --arg "$dtype[${m}x$n]=zeros" --arg "$dtype[${m}x$n]=randn:0" \
       --arg i32=$n --arg i32=$n --arg i32=$m --arg i32=$n "$@" 2>&1
   }
@@ -81,17 +86,19 @@ for dt in (torch.float32, torch.bfloat16):
 "
   for v in $variants; do
     name=${v%%:*}
+    [[ " ${GRID_VARIANTS:-$name} " == *" $name "* ]] || continue
     for dtype in f32 bf16; do
       size=4; [ $dtype = bf16 ] && size=2
-      for c in $configs; do
+      for c in ${GRID_CONFIGS:-$configs}; do
         IFS=: read -r block warps stages per_sm <<< "$c"
+        defs="-D DTYPE=$dtype -D BLOCK_SIZE=$block -D NUM_WARPS=$warps -D NUM_STAGES=$stages -D MIN_BLOCKS_PER_SM=$per_sm"
         ptx="$out/$name-$dtype-$block-$warps-$stages-$per_sm.ptx"
         tag="$name $dtype $block:$warps:$stages:$per_sm"
         if [ "$block" = 8192 ]; then
-          [ $dtype = f32 ] && echo "== $tag check 4x1048576 grid 128: $(launch "$ptx" $dtype 4 1048576 128 --check | tail -1)"
+          [ $dtype = f32 ] && echo "== $tag check 4x1048576 grid 128: $(launch "$ptx" $dtype 4 1048576 128 --check | grep -E 'argument|error' | tr '\n' ' ')"
           echo "== $tag 64x1048576 grid 128: $(launch "$ptx" $dtype 64 1048576 128 --bench --bytes $((2 * 64 * 1048576 * size)) | tail -1)"
         else
-          [ $dtype = f32 ] && echo "== $tag check 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --check | tail -1)"
+          [ $dtype = f32 ] && echo "== $tag check 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --check | grep -E 'argument|error' | tr '\n' ' ')"
           echo "== $tag 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --bench --bytes $((2 * 64 * 4096 * size)) | tail -1)"
           echo "== $tag 64x4096 grid 132: $(launch "$ptx" $dtype 64 4096 132 --bench --bytes $((2 * 64 * 4096 * size)) | tail -1)"
         fi
