@@ -11,9 +11,10 @@
 # Variants: every program combines every program's slots (all; the default),
 # program 0 combines and posts the result that the others poll (leader), each
 # with and without a nanosleep between polls that found slots not ready.
-# Cases: 64 x 2^20 (the issue's long rows: a row a program of 8192 columns,
-# 128 programs) and 64 x 4096 (rows too short to take any time: the
-# exchange alone, on every program that fits), f32 and bf16; each variant is
+# Cases: 64 x 2^20 (the issue's long rows: one block of the row a
+# program, 128 programs of 8192 columns, 256 of 4096, 512 of 2048) and
+# 64 x 4096 (rows too short to take any time: the exchange alone, on every
+# program that fits), f32 and bf16; each variant is
 # checked against the interpreter in f32 first. The PTX is compiled as
 # tile-run would specialize these launches (strides and columns multiples
 # of 16), so it is only run on such shapes.
@@ -21,7 +22,7 @@ set -uo pipefail
 mode=$1 out=$2
 variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200"
 # BLOCK_SIZE:NUM_WARPS:NUM_STAGES:MIN_BLOCKS_PER_SM
-configs="8192:16:2:1 8192:16:3:1 8192:8:3:1 1024:4:2:2"
+configs="8192:16:2:1 8192:16:3:1 8192:8:3:1 4096:8:3:2 2048:8:3:4 1024:4:2:2"
 # At run, GRID_VARIANTS and GRID_CONFIGS (names and configurations, space
 # separated) pick some of those compiled.
 case "$mode" in
@@ -94,9 +95,11 @@ for dt in (torch.float32, torch.bfloat16):
         defs="-D DTYPE=$dtype -D BLOCK_SIZE=$block -D NUM_WARPS=$warps -D NUM_STAGES=$stages -D MIN_BLOCKS_PER_SM=$per_sm"
         ptx="$out/$name-$dtype-$block-$warps-$stages-$per_sm.ptx"
         tag="$name $dtype $block:$warps:$stages:$per_sm"
-        if [ "$block" = 8192 ]; then
-          [ $dtype = f32 ] && echo "== $tag check 4x1048576 grid 128: $(launch "$ptx" $dtype 4 1048576 128 --check | grep -E 'argument|error' | tr '\n' ' ')"
-          echo "== $tag 64x1048576 grid 128: $(launch "$ptx" $dtype 64 1048576 128 --bench --bytes $((2 * 64 * 1048576 * size)) | tail -1)"
+        if [ "$block" -ge 2048 ]; then
+          # Rows of 2^20 on a grid of one block a program.
+          grid=$((1048576 / block))
+          [ $dtype = f32 ] && echo "== $tag check 4x1048576 grid $grid: $(launch "$ptx" $dtype 4 1048576 $grid --check | grep -E 'argument|error' | tr '\n' ' ')"
+          echo "== $tag 64x1048576 grid $grid: $(launch "$ptx" $dtype 64 1048576 $grid --bench --bytes $((2 * 64 * 1048576 * size)) | tail -1)"
         else
           [ $dtype = f32 ] && echo "== $tag check 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --check | grep -E 'argument|error' | tr '\n' ' ')"
           echo "== $tag 64x4096 persistent: $(launch "$ptx" $dtype 64 4096 persistent --bench --bytes $((2 * 64 * 4096 * size)) | tail -1)"

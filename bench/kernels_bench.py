@@ -23,7 +23,8 @@ a large copy is the floor of the GPU. One JSON object per line.
 With --tune, each case is then tuned (tile.ops' kernels loaded with
 tuning="auto": the first launch of a shape bucket runs the tuner, which
 stores its choice in the tuning cache) and timed again as "tile_tuned";
---export FILE then writes the tuning cache as a tuning database. Each
+--export FILE then writes the tuning cache as a tuning database (after
+each tune and at the end). Each
 record names the configurations the launches chose ("choices": the
 kernels' messages).
 """
@@ -261,6 +262,10 @@ def main():
                     record["max_error_tuned"] = (
                         (tuned.float() - ref.float()).abs().max() / scale).item()
                     impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
+                    # Exported after each tune too, so that a run cut off
+                    # by its time limit keeps the tunes it finished.
+                    if args.export:
+                        tile.tune_export(args.export)
                 except Exception as error:  # noqa: BLE001 - recorded
                     record["tune_error"] = tune_error(str(error))
             for impl, fn in impls:

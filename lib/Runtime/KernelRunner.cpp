@@ -256,6 +256,20 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
                        " (from " + options.binaryFile + ")", args.size(),
                        loaded, &timings))
       return err;
+    // tile's code generation gives every kernel a .maxntid of exactly the
+    // threads its layouts assume; launched on fewer, a binary leaves part
+    // of every tile unloaded and unstored, which the driver takes.
+    if (loaded.function.maxThreadsPerBlock !=
+        static_cast<int>(state.blockSize))
+      return llvm::createStringError(
+          "the binary's @" + source.getKernelName() + " (from " +
+          options.binaryFile + ") takes " +
+          llvm::Twine(loaded.function.maxThreadsPerBlock) +
+          " threads per block, and the kernel file as given launches " +
+          llvm::Twine(state.blockSize) + " (" +
+          llvm::Twine(state.blockSize / 32) +
+          " warps): load a binary compiled from the same file with the "
+          "same meta-parameters (-D) and --num-warps");
     state.module = std::move(loaded.module);
     state.function = loaded.function;
     state.jitLog = std::move(loaded.jitLog);

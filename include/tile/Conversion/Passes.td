@@ -71,10 +71,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
            "The GPU the kernels are compiled for (sm_XY): clustered kernels "
            "need sm_90 or later">,
     Option<"gridReduceLeader", "grid-reduce-leader", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "Combine each tile.grid_reduce in program 0 alone, which posts "
            "the result that the other programs wait for (false: every "
-           "program combines every program's values)">,
+           "program combines every program's values; 1.6 to 3.4 times "
+           "slower an exchange on the H100, run 119)">,
     Option<"gridReduceBackoff", "grid-reduce-backoff", "unsigned",
            /*default=*/"0",
            "Nanoseconds a program sleeps (nanosleep) between two polls of "

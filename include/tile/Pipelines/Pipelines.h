@@ -69,8 +69,10 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
   Option<bool> gridReduceLeader{
       *this, "grid-reduce-leader",
       llvm::cl::desc("Combine each tile.grid_reduce in program 0 alone, "
-                     "which posts the result the other programs wait for"),
-      llvm::cl::init(false)};
+                     "which posts the result the other programs wait for "
+                     "(false: every program combines every program's "
+                     "values)"),
+      llvm::cl::init(true)};
   Option<unsigned> gridReduceBackoff{
       *this, "grid-reduce-backoff",
       llvm::cl::desc("Nanoseconds to sleep between two polls of a "

@@ -92,7 +92,7 @@ struct LoweringInfo {
   /// How grid reductions combine (the pass's options): in program 0 alone,
   /// which posts the result, or in every program; and the nanoseconds a
   /// poll that found slots not ready sleeps before the next (0: none).
-  bool gridReduceLeader = false;
+  bool gridReduceLeader = true;
   unsigned gridReduceBackoff = 0;
   /// The recipes of each kernel's tensor maps (by kernel name): the words
   /// KernelABI.h describes after the header, kTensorMapWords per map, in

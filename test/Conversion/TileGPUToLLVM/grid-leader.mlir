@@ -1,5 +1,5 @@
-// convert-tilegpu-to-llvm of tile.grid_reduce with grid-reduce-leader: the
-// first warp of program 0 alone combines every program's slots, and its lane
+// convert-tilegpu-to-llvm of tile.grid_reduce with grid-reduce-leader (the
+// default; grid.mlir has the protocol without it): the first warp of program 0 alone combines every program's slots, and its lane
 // 0 posts the results, each word beside the reduction's tag in one 8-byte
 // store, into the buffer's result slots (after both buffers' program slots:
 // 16 + 2 x 8192 x 8 bytes for one word, then buffer x words x 8); the other
@@ -7,7 +7,8 @@
 // With grid-reduce-backoff, a poll that found a tag not yet the reduction's
 // sleeps before the next (in both loops).
 // RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm="grid-reduce-leader=true grid-reduce-backoff=200" | FileCheck %s
-// RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=ALL
+// RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm="grid-reduce-leader=false" | FileCheck %s --check-prefix=ALL
+// RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=DEFAULT
 
 // One word: 16 + 2 buffers x (8192 slots + a result slot) x 8 bytes + 2048.
 // CHECK-LABEL: llvm.mlir.global external @reduce_sum_grid_reduce()
@@ -98,6 +99,12 @@ tile.func @two(%out: !tile.ptr<f32>, %out64: !tile.ptr<i64>, %x: i64, %y: f32)
 }
 
 // Without the options: no result slots are posted, no poll sleeps.
+// The default is the leader's protocol, without sleeps.
+// DEFAULT-LABEL: llvm.func @reduce_sum
+// DEFAULT: st.relaxed.gpu.global.b64 [$0+0], tg_pair
+// DEFAULT-NOT: nanosleep
+// DEFAULT: llvm.return
+
 // ALL-LABEL: llvm.func @reduce_sum
 // ALL-NOT: nanosleep
 // ALL-NOT: [$0+0], tg_pair

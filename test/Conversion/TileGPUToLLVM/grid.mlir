@@ -3,7 +3,7 @@
 // the tag counter set from the workspace's epoch at the kernel's start,
 // thread 0 storing each word with the reduction's tag, and the first warp
 // reading the slots until their tags are the reduction's.
-// RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tile-opt %s --convert-scf-to-cf --convert-tilegpu-to-llvm="grid-reduce-leader=false" | FileCheck %s
 
 // Two values (f32 and bf16, which travels as f32), one word each: 16 + 2
 // buffers x 2 words x (8192 slots + a result slot) x 8 bytes + 2048 bytes
