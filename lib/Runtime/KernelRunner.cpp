@@ -259,8 +259,7 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
     // tile's code generation gives every kernel a .maxntid of exactly the
     // threads its layouts assume; launched on fewer, a binary leaves part
     // of every tile unloaded and unstored, which the driver takes.
-    if (loaded.function.maxThreadsPerBlock !=
-        static_cast<int>(state.blockSize))
+    if (loaded.function.maxThreadsPerBlock != static_cast<int>(state.blockSize))
       return llvm::createStringError(
           "the binary's @" + source.getKernelName() + " (from " +
           options.binaryFile + ") takes " +
