@@ -8,9 +8,11 @@
 #                                           carry it to the GPU)
 #   bench/grid_protocol.sh run OUTDIR TILE-RUN   (on the GPU: tile-run --ptx)
 #
-# Variants: every program combines every program's slots (all; the default),
-# program 0 combines and posts the result that the others poll (leader), each
-# with and without a nanosleep between polls that found slots not ready.
+# Variants: every program combines every program's slots (all), program 0
+# combines and posts the result that the others poll (leader; the default
+# since run 119), each with and without a nanosleep between polls that
+# found slots not ready; and bench/softmax_grid_rows4.mlir (four rows an
+# exchange) with the leader (rows4).
 # Cases: 64 x 2^20 (the issue's long rows: one block of the row a
 # program, 128 programs of 8192 columns, 256 of 4096, 512 of 2048) and
 # 64 x 4096 (rows too short to take any time: the exchange alone, on every
@@ -20,9 +22,15 @@
 # of 16), so it is only run on such shapes.
 set -uo pipefail
 mode=$1 out=$2
-variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200"
+variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200 rows4:grid-reduce-leader=true"
+# The kernel file of a variant: rows4 is bench/softmax_grid_rows4.mlir (four
+# rows an exchange), the others examples/softmax_grid.mlir.
+kernel_of() { [ "$1" = rows4 ] && echo bench/softmax_grid_rows4.mlir || echo examples/softmax_grid.mlir; }
 # BLOCK_SIZE:NUM_WARPS:NUM_STAGES:MIN_BLOCKS_PER_SM
-configs="8192:16:2:1 8192:16:3:1 8192:8:3:1 4096:8:3:2 2048:8:3:4 1024:4:2:2"
+configs="8192:16:2:1 8192:16:3:1 8192:8:2:1 8192:8:3:1 8192:8:4:1 4096:8:3:2 2048:8:3:4 1024:4:2:2"
+# rows4's own (four rows of the block a program held at once: one stage).
+rows4_configs="8192:16:1:1 4096:16:1:2 2048:8:1:4"
+configs_of() { [ "$1" = rows4 ] && echo "$rows4_configs" || echo "$configs"; }
 # At run, GRID_VARIANTS and GRID_CONFIGS (names and configurations, space
 # separated) pick some of those compiled.
 case "$mode" in
@@ -32,10 +40,10 @@ compile)
   for v in $variants; do
     name=${v%%:*} options=${v#*:}
     for dtype in f32 bf16; do
-      for c in $configs; do
+      for c in $(configs_of $name); do
         IFS=: read -r block warps stages per_sm <<< "$c"
         file="$out/$name-$dtype-$block-$warps-$stages-$per_sm.ptx"
-        "$opt" examples/softmax_grid.mlir -D DTYPE="$dtype" -D BLOCK_SIZE="$block" \
+        "$opt" "$(kernel_of $name)" -D DTYPE="$dtype" -D BLOCK_SIZE="$block" \
           -D NUM_WARPS="$warps" -D NUM_STAGES="$stages" -D MIN_BLOCKS_PER_SM="$per_sm" \
           --tile-specialize-arguments="divisibility=2:16,3:16,5:16" \
           --tile-to-ptx="chip=sm_90a ${options//,/ } dump-ptx=$file" -o /dev/null || exit 1
@@ -51,7 +59,7 @@ run)
   launch() { # PTX DTYPE ROWS COLS GRID EXTRA...
     local ptx=$1 dtype=$2 m=$3 n=$4 grid=$5
     shift 5
-    "$run" examples/softmax_grid.mlir $defs --target=cuda --ptx "$ptx" --grid "$grid" \
+    "$run" "$kfile" $defs --target=cuda --ptx "$ptx" --grid "$grid" \
       --arg "$dtype[${m}x$n]=zeros" --arg "$dtype[${m}x$n]=randn:0" \
       --arg i32=$n --arg i32=$n --arg i32=$m --arg i32=$n "$@" 2>&1
   }
@@ -88,12 +96,14 @@ for dt in (torch.float32, torch.bfloat16):
   for v in $variants; do
     name=${v%%:*}
     [[ " ${GRID_VARIANTS:-$name} " == *" $name "* ]] || continue
+    kfile=$(kernel_of $name)
     for dtype in f32 bf16; do
       size=4; [ $dtype = bf16 ] && size=2
-      for c in ${GRID_CONFIGS:-$configs}; do
+      for c in ${GRID_CONFIGS:-$(configs_of $name)}; do
         IFS=: read -r block warps stages per_sm <<< "$c"
         defs="-D DTYPE=$dtype -D BLOCK_SIZE=$block -D NUM_WARPS=$warps -D NUM_STAGES=$stages -D MIN_BLOCKS_PER_SM=$per_sm"
         ptx="$out/$name-$dtype-$block-$warps-$stages-$per_sm.ptx"
+        [ -f "$ptx" ] || continue
         tag="$name $dtype $block:$warps:$stages:$per_sm"
         if [ "$block" -ge 2048 ]; then
           # Rows of 2^20 on a grid of one block a program.
