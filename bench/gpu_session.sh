@@ -73,6 +73,10 @@
 #             MATMUL_VERIFY=1, each tile result checked against torch), into
 #             /tmp/o/$MATMUL_NAME.log (default matmul-bench);
 #             MATMUL_CONFIGS=issue26 names eight configurations for it
+#   ncu-grid  bench/ncu_grid.sh (softmax_grid's sections, and the stall
+#             samples of each SASS instruction, summarized by
+#             bench/ncu_source_summary.py) at $NCU_GRID (default f32 64 x
+#             2^20, 4096 columns a program on 8 warps, 256 programs)
 #   ncu-matmul
 #             bench/ncu_matmul.sh (stall reasons, then the stall samples of
 #             each SASS instruction with --source) of tile's and Triton's
@@ -190,6 +194,11 @@ for step in "$@"; do
     TILE_KERNELS_DIR=$PWD/dist/tile-gpu/src/examples timeout ${TIMING_SECONDS:-200} python3 bench/timing_conditions.py \
       > $o/timing.jsonl 2> $o/timing.err
     echo "timing rc=$?" ;;
+  ncu-grid)
+    # NCU_GRID: DTYPE M N BLOCK_SIZE NUM_WARPS NUM_STAGES MIN_BLOCKS_PER_SM GRID
+    # (default bench/ncu_grid.sh's: f32 64 x 2^20, run 120's fastest).
+    timeout ${NCU_GRID_SECONDS:-420} bash bench/ncu_grid.sh $o/ncu-grid ${NCU_GRID:-}
+    echo "ncu-grid rc=$?" ;;
   ncu-matmul)
     mkdir -p /tmp/tile-gpu/bin
     [ -x /tmp/tile-gpu/bin/tile-run ] || python3 -c "import lzma,shutil;shutil.copyfileobj(lzma.open('dist/tile-gpu/bin/tile-run.xz'),open('/tmp/tile-gpu/bin/tile-run','wb'))"
