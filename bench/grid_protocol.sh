@@ -11,8 +11,9 @@
 # Variants: every program combines every program's slots (all), program 0
 # combines and posts the result that the others poll (leader; the default
 # since run 119), each with and without a nanosleep between polls that
-# found slots not ready; and bench/softmax_grid_rows4.mlir (four rows an
-# exchange) with the leader (rows4).
+# found slots not ready; bench/softmax_grid_rows4.mlir (four rows an
+# exchange) with the leader (rows4); and bench/softmax_grid_groups2.mlir
+# (the grid in halves, two rows in flight, one exchange for both; groups2).
 # Cases: 64 x 2^20 (the issue's long rows: one block of the row a
 # program, 128 programs of 8192 columns, 256 of 4096, 512 of 2048) and
 # 64 x 4096 (rows too short to take any time: the exchange alone, on every
@@ -22,15 +23,31 @@
 # of 16), so it is only run on such shapes.
 set -uo pipefail
 mode=$1 out=$2
-variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200 rows4:grid-reduce-leader=true"
+variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200 rows4:grid-reduce-leader=true groups2:grid-reduce-leader=true"
 # The kernel file of a variant: rows4 is bench/softmax_grid_rows4.mlir (four
-# rows an exchange), the others examples/softmax_grid.mlir.
-kernel_of() { [ "$1" = rows4 ] && echo bench/softmax_grid_rows4.mlir || echo examples/softmax_grid.mlir; }
+# rows an exchange), groups2 bench/softmax_grid_groups2.mlir (the grid in
+# two halves, two rows in flight, one exchange for both), the others
+# examples/softmax_grid.mlir.
+kernel_of() {
+  case "$1" in
+  rows4) echo bench/softmax_grid_rows4.mlir ;;
+  groups2) echo bench/softmax_grid_groups2.mlir ;;
+  *) echo examples/softmax_grid.mlir ;;
+  esac
+}
 # BLOCK_SIZE:NUM_WARPS:NUM_STAGES:MIN_BLOCKS_PER_SM
 configs="8192:16:2:1 8192:16:3:1 8192:8:2:1 8192:8:3:1 8192:8:4:1 4096:8:3:2 2048:8:3:4 1024:4:2:2"
 # rows4's own (four rows of the block a program held at once: one stage).
 rows4_configs="8192:16:1:1 4096:16:1:2 2048:8:1:4"
-configs_of() { [ "$1" = rows4 ] && echo "$rows4_configs" || echo "$configs"; }
+# groups2's: two programs an SM, each holding a block of one row.
+groups2_configs="8192:8:3:2 8192:8:2:2 4096:8:3:4"
+configs_of() {
+  case "$1" in
+  rows4) echo "$rows4_configs" ;;
+  groups2) echo "$groups2_configs" ;;
+  *) echo "$configs" ;;
+  esac
+}
 # At run, GRID_VARIANTS and GRID_CONFIGS (names and configurations, space
 # separated) pick some of those compiled.
 case "$mode" in
@@ -106,8 +123,10 @@ for dt in (torch.float32, torch.bfloat16):
         [ -f "$ptx" ] || continue
         tag="$name $dtype $block:$warps:$stages:$per_sm"
         if [ "$block" -ge 2048 ]; then
-          # Rows of 2^20 on a grid of one block a program.
+          # Rows of 2^20 on a grid of one block a program (two rows at
+          # once for groups2).
           grid=$((1048576 / block))
+          [ "$name" = groups2 ] && grid=$((2 * grid))
           [ $dtype = f32 ] && echo "== $tag check 4x1048576 grid $grid: $(launch "$ptx" $dtype 4 1048576 $grid --check | grep -E 'argument|error' | tr '\n' ' ')"
           echo "== $tag 64x1048576 grid $grid: $(launch "$ptx" $dtype 64 1048576 $grid --bench --bytes $((2 * 64 * 1048576 * size)) | tail -1)"
         else
