@@ -145,7 +145,12 @@ inline constexpr double kClusterPeerSeconds = 0.1e-6;
 /// figures give 1.9 us + 6.8 ns a program, but with the rest of this
 /// model (which puts the kernel at about twice its measured time) that
 /// ranked 264 programs first; 16 ns a program keeps run 107's order
-/// (132 programs fastest, then 264, then 528).
+/// (132 programs fastest, then 264, then 528). Run 119 timed the leader's
+/// protocol, the default since, at 1.4 us + 3.8 ns a program for an
+/// exchange alone; fitted to that, the model ranks 396 programs of 4096
+/// columns first at 64 x 2^20, a grid no run has timed (run 120's fastest
+/// was 256 programs of 4096, level with 128 of 8192), so these keep run
+/// 107's ranking until a run times the leader over grids at long rows.
 inline constexpr double kGridReduceSeconds = 1.9e-6;
 inline constexpr double kGridReduceProgramSeconds = 16e-9;
 /// The time an SM takes to launch one more block of its first round (the
