@@ -22,6 +22,10 @@
 # tile-run would specialize these launches (strides and columns multiples
 # of 16), so it is only run on such shapes.
 set -uo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: bench/grid_protocol.sh compile OUTDIR | run OUTDIR TILE-RUN" >&2
+  exit 2
+fi
 mode=$1 out=$2
 variants="all:grid-reduce-leader=false all-b100:grid-reduce-leader=false,grid-reduce-backoff=100 leader:grid-reduce-leader=true leader-b200:grid-reduce-leader=true,grid-reduce-backoff=200 rows4:grid-reduce-leader=true groups2:grid-reduce-leader=true"
 # The kernel file of a variant: rows4 is bench/softmax_grid_rows4.mlir (four
@@ -39,7 +43,8 @@ kernel_of() {
 configs="8192:16:2:1 8192:16:3:1 8192:8:2:1 8192:8:3:1 8192:8:4:1 4096:8:3:2 2048:8:3:4 1024:4:2:2"
 # rows4's own (four rows of the block a program held at once: one stage).
 rows4_configs="8192:16:1:1 4096:16:1:2 2048:8:1:4"
-# groups2's: two programs an SM, each holding a block of one row.
+# groups2's: two (8192 columns) or four (4096) programs an SM, each holding
+# a block of one row.
 groups2_configs="8192:8:3:2 8192:8:2:2 4096:8:3:4"
 configs_of() {
   case "$1" in

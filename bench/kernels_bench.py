@@ -262,12 +262,15 @@ def main():
                     record["max_error_tuned"] = (
                         (tuned.float() - ref.float()).abs().max() / scale).item()
                     impls.insert(1, ("tile_tuned", tile_fn_tuned(tile_fn)))
-                    # Exported after each tune too, so that a run cut off
-                    # by its time limit keeps the tunes it finished.
-                    if args.export:
-                        tile.tune_export(args.export)
                 except Exception as error:  # noqa: BLE001 - recorded
                     record["tune_error"] = tune_error(str(error))
+                # Exported after each tune too, so that a run cut off by
+                # its time limit keeps the tunes it finished.
+                if args.export and "tune_error" not in record:
+                    try:
+                        tile.tune_export(args.export)
+                    except Exception as error:  # noqa: BLE001 - recorded
+                        record["export_error"] = str(error)[:2000]
             for impl, fn in impls:
                 ms = bench(fn, warmup=5, reps=50, graph=args.graph).median
                 record[impl + "_ms"] = ms

@@ -258,7 +258,9 @@ llvm::Error KernelRunner::load(llvm::ArrayRef<KernelArg> args) {
       return err;
     // tile's code generation gives every kernel a .maxntid of exactly the
     // threads its layouts assume; launched on fewer, a binary leaves part
-    // of every tile unloaded and unstored, which the driver takes.
+    // of every tile unloaded and unstored, which the driver takes. (A
+    // binary from elsewhere, without .maxntid, reports the most threads
+    // its registers allow and is refused too: --ptx loads tile's own.)
     if (loaded.function.maxThreadsPerBlock != static_cast<int>(state.blockSize))
       return llvm::createStringError(
           "the binary's @" + source.getKernelName() + " (from " +

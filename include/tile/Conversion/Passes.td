@@ -74,7 +74,7 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "ModuleOp"> {
            /*default=*/"true",
            "Combine each tile.grid_reduce in program 0 alone, which posts "
            "the result that the other programs wait for (false: every "
-           "program combines every program's values; 1.6 to 3.4 times "
+           "program combines every program's values; 1.5 to 3.7 times "
            "slower an exchange on the H100, run 119)">,
     Option<"gridReduceBackoff", "grid-reduce-backoff", "unsigned",
            /*default=*/"0",

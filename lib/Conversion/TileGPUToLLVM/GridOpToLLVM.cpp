@@ -45,7 +45,7 @@
 // moved.
 //
 // That is the protocol with grid-reduce-leader=false. With the option
-// grid-reduce-leader (the default: run 119 timed it 1.6 to 3.4 times
+// grid-reduce-leader (the default: run 119 timed it 1.5 to 3.7 times
 // faster an exchange on the H100, compiler.md), step 3 is program 0's alone:
 // its first warp combines every slot as above, then its lane 0 stores the
 // results, each word beside the tag, into the buffer's result slots (after

@@ -98,13 +98,15 @@ tile.func @two(%out: !tile.ptr<f32>, %out64: !tile.ptr<i64>, %x: i64, %y: f32)
   tile.return
 }
 
-// Without the options: no result slots are posted, no poll sleeps.
-// The default is the leader's protocol, without sleeps.
+// By default: the leader's protocol (the result posted), no poll sleeps.
 // DEFAULT-LABEL: llvm.func @reduce_sum
+// DEFAULT-NOT: nanosleep
 // DEFAULT: st.relaxed.gpu.global.b64 [$0+0], tg_pair
 // DEFAULT-NOT: nanosleep
 // DEFAULT: llvm.return
 
+// With grid-reduce-leader=false: no result slots are posted, no poll
+// sleeps.
 // ALL-LABEL: llvm.func @reduce_sum
 // ALL-NOT: nanosleep
 // ALL-NOT: [$0+0], tg_pair

@@ -233,9 +233,13 @@ def Tile_GridReduceOp : Tile_Op<"grid_reduce",
 
     On the GPU, thread 0 of each block writes its values to slots of its
     own in global memory, each word beside the reduction's tag in one
-    8-byte store; the block's first warp reads all the slots until their
-    tags are the reduction's, combines them and hands the results to the
-    block's other warps through shared memory
+    8-byte store; the first warp of program 0 reads all the slots until
+    their tags are the reduction's, combines them and posts the results,
+    each word beside the tag, which the other programs' first warps read
+    until their tags are the reduction's (or, with
+    `convert-tilegpu-to-llvm`'s `grid-reduce-leader=false`, every block's
+    first warp reads and combines all the slots); the first warp hands the
+    results to the block's other warps through shared memory
     (`lib/Conversion/TileGPUToLLVM/GridOpToLLVM.cpp`). Several values
     reduced by one operation share one wait.
 
