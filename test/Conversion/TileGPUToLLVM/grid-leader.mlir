@@ -1,6 +1,7 @@
 // convert-tilegpu-to-llvm of tile.grid_reduce with grid-reduce-leader (the
-// default; grid.mlir has the protocol without it): the first warp of program 0 alone combines every program's slots, and its lane
-// 0 posts the results, each word beside the reduction's tag in one 8-byte
+// default; grid.mlir has the protocol without it): the first warp of
+// program 0 alone combines every program's slots, and its lane 0 posts the
+// results, each word beside the reduction's tag in one 8-byte
 // store, into the buffer's result slots (after both buffers' program slots:
 // 16 + 2 x 8192 x 8 bytes for one word, then buffer x words x 8); the other
 // programs' first warps load those until their tags are the reduction's.
